@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/* BIT(), GENMASK() and word-size constants. Layer: runtime. */
+#ifndef _PP_LINUX_BITS_H
+#define _PP_LINUX_BITS_H
+
+#define BITS_PER_LONG		(__SIZEOF_LONG__ * 8)
+#define BITS_PER_LONG_LONG	64
+#define BITS_PER_BYTE		8
+#define BIT(nr)			(1UL << (nr))
+#define BIT_ULL(nr)		(1ULL << (nr))
+#define BIT_MASK(nr)		(1UL << ((nr) % BITS_PER_LONG))
+#define BIT_WORD(nr)		((nr) / BITS_PER_LONG)
+#define GENMASK(h, l)		(((~0UL) - (1UL << (l)) + 1) & \
+				 (~0UL >> (BITS_PER_LONG - 1 - (h))))
+#define GENMASK_ULL(h, l)	(((~0ULL) - (1ULL << (l)) + 1) & \
+				 (~0ULL >> (BITS_PER_LONG_LONG - 1 - (h))))
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * local_bh_disable()/local_bh_enable(). As in the kernel (since RCU flavour
+ * consolidation in v4.20), a bottom-half-disabled region is an RCU read-side
+ * critical section: synchronize_rcu() waits for it. The outermost
+ * local_bh_enable() runs NAPI polls that were scheduled meanwhile.
+ * Nesting is free; only the outermost transition calls into the library.
+ * Layer: runtime.
+ */
+#ifndef _PP_LINUX_BOTTOM_HALF_H
+#define _PP_LINUX_BOTTOM_HALF_H
+
+#include <linux/compiler.h>
+#include <linux/preempt.h>
+
+void __pp_local_bh_disable_outer(void);
+void __pp_local_bh_enable_outer(void);
+
+static inline void local_bh_disable(void)
+{
+	if (__pp_ctx.preempt_count & SOFTIRQ_MASK)
+		__pp_ctx.preempt_count += SOFTIRQ_DISABLE_OFFSET;
+	else
+		__pp_local_bh_disable_outer();
+	barrier();
+}
+
+static inline void local_bh_enable(void)
+{
+	barrier();
+	if ((__pp_ctx.preempt_count & SOFTIRQ_MASK) > SOFTIRQ_DISABLE_OFFSET)
+		__pp_ctx.preempt_count -= SOFTIRQ_DISABLE_OFFSET;
+	else
+		__pp_local_bh_enable_outer();
+}
+
+#endif

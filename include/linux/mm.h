@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * struct page helpers: address <-> page, reference counts, compound pages,
+ * and the page_pool signature checks. Everything here is O(1) arithmetic on
+ * the arena (<pagepool/mm.h>); the pointers passed in must be arena memory.
+ *
+ * Bad input on the reference-count paths (get_page() on a free page,
+ * put_page() underflow, a freed page still marked as a page_pool page) is
+ * reported with a WARN and a counter (pp_mem_get_counters()) and never
+ * reaches the free lists.
+ * Layer: mm.
+ */
+#ifndef _PP_LINUX_MM_H
+#define _PP_LINUX_MM_H
+
+#include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/gfp.h>
+#include <linux/kernel.h>
+#include <linux/mm_types.h>
+#include <linux/poison.h>
+
+#define PAGE_SHIFT	12
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(addr)	ALIGN(addr, PAGE_SIZE)
+#define PAGE_ALIGNED(addr)	IS_ALIGNED((unsigned long)(addr), PAGE_SIZE)
+#define offset_in_page(p)	((unsigned long)(p) & ~PAGE_MASK)
+
+/* page->flags bits. */
+enum pageflags {
+	PG_head,		/* first page of a compound page */
+	PG_buddy,		/* free, in a buddy list */
+	PG_pcp,			/* free, on a per-CPU list */
+	PG_reserved,		/* taken out of circulation (bad page) */
+	PG_pfmemalloc,		/* allocated from the emergency reserves */
+};
+
+/* The arena, set up by pp_mem_init() or on first allocation. */
+struct pp_mem_map {
+	unsigned long base;	/* arena start (aligned to the largest block) */
+	unsigned long end;
+	struct page *map;	/* struct page array */
+	unsigned long nr_pages;
+};
+extern struct pp_mem_map pp_mem_map;
+
+/* Bus-visible page frame numbers start here, so no valid physical (and
+ * thus direct-mapped DMA) address is 0. */
+#define PP_PFN_OFFSET	0x100UL
+
+static inline bool virt_addr_valid(const void *addr)
+{
+	return (unsigned long)addr >= pp_mem_map.base &&
+	       (unsigned long)addr < pp_mem_map.end;
+}
+
+static inline struct page *virt_to_page(const void *addr)
+{
+	return pp_mem_map.map +
+	       (((unsigned long)addr - pp_mem_map.base) >> PAGE_SHIFT);
+}
+
+static inline void *page_address(const struct page *page)
+{
+	return (void *)(pp_mem_map.base +
+			((unsigned long)(page - pp_mem_map.map) << PAGE_SHIFT));
+}
+#define lowmem_page_address(page)	page_address(page)
+
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	return PP_PFN_OFFSET + (unsigned long)(page - pp_mem_map.map);
+}
+
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	return pp_mem_map.map + (pfn - PP_PFN_OFFSET);
+}
+
+static inline bool pfn_valid(unsigned long pfn)
+{
+	return pfn >= PP_PFN_OFFSET && pfn - PP_PFN_OFFSET < pp_mem_map.nr_pages;
+}
+
+static inline phys_addr_t page_to_phys(const struct page *page)
+{
+	return (phys_addr_t)page_to_pfn(page) << PAGE_SHIFT;
+}
+
+static inline int page_to_nid(const struct page *page)
+{
+	return page->nid;
+}
+
+/* Compound pages. */
+static inline bool PageTail(const struct page *page)
+{
+	return READ_ONCE(page->compound_head) & 1;
+}
+
+static inline bool PageHead(const struct page *page)
+{
+	return test_bit(PG_head, &page->flags);
+}
+
+static inline bool PageCompound(const struct page *page)
+{
+	return PageHead(page) || PageTail(page);
+}
+
+static inline struct page *compound_head(const struct page *page)
+{
+	unsigned long head = READ_ONCE(page->compound_head);
+
+	if (unlikely(head & 1))
+		return (struct page *)(head - 1);
+	return (struct page *)page;
+}
+
+static inline unsigned int compound_order(const struct page *page)
+{
+	return PageHead(page) ? page->order : 0;
+}
+
+static inline unsigned long page_size(const struct page *page)
+{
+	return PAGE_SIZE << compound_order(page);
+}
+
+static inline struct page *virt_to_head_page(const void *addr)
+{
+	return compound_head(virt_to_page(addr));
+}
+
+/* Reference counts. */
+static inline int page_ref_count(const struct page *page)
+{
+	return atomic_read(&page->_refcount);
+}
+
+static inline int page_count(const struct page *page)
+{
+	return page_ref_count(compound_head(page));
+}
+
+static inline void set_page_count(struct page *page, int v)
+{
+	atomic_set(&page->_refcount, v);
+}
+
+static inline void init_page_count(struct page *page)
+{
+	set_page_count(page, 1);
+}
+
+static inline void page_ref_inc(struct page *page)
+{
+	atomic_inc(&page->_refcount);
+}
+
+static inline void page_ref_add(struct page *page, int nr)
+{
+	atomic_add(nr, &page->_refcount);
+}
+
+static inline bool page_ref_dec_and_test(struct page *page)
+{
+	return atomic_dec_and_test(&page->_refcount);
+}
+
+void __pp_get_page_bad(struct page *page);
+void __pp_put_page_last(struct page *page);
+void __pp_put_page_bad(struct page *page);
+
+/* Take a reference on @page (on the head, for a compound page). Taking one
+ * on a free page is a use after free: reported, not taken. */
+static inline void get_page(struct page *page)
+{
+	page = compound_head(page);
+	if (unlikely(atomic_fetch_add_relaxed(1, &page->_refcount) <= 0))
+		__pp_get_page_bad(page);
+}
+
+/* Drop 1; true if it was the last reference. An underflow (put of a free
+ * page) is reported and undone. */
+static inline bool put_page_testzero(struct page *page)
+{
+	int v = atomic_dec_return(&page->_refcount);
+
+	if (likely(v > 0))
+		return false;
+	if (unlikely(v < 0)) {
+		__pp_put_page_bad(page);
+		return false;
+	}
+	return true;
+}
+
+/* Drop a reference; the last one frees the page (the whole compound page). */
+static inline void put_page(struct page *page)
+{
+	page = compound_head(page);
+	if (put_page_testzero(page))
+		__pp_put_page_last(page);
+}
+
+static inline bool page_is_pfmemalloc(const struct page *page)
+{
+	return test_bit(PG_pfmemalloc, &page->flags);
+}
+
+static inline void set_page_pfmemalloc(struct page *page)
+{
+	set_bit(PG_pfmemalloc, &page->flags);
+}
+
+static inline void clear_page_pfmemalloc(struct page *page)
+{
+	clear_bit(PG_pfmemalloc, &page->flags);
+}
+
+/*
+ * page_pool pages: pp_magic holds PP_SIGNATURE in bits outside the DMA index
+ * field [PP_DMA_INDEX_SHIFT, +PP_DMA_INDEX_BITS) and bits 0-1 (tail marker,
+ * reserved), as upstream v6.15+. With the non-canonical poison delta the
+ * index gets 32 bits, as on x86-64.
+ */
+#define PP_DMA_INDEX_SHIFT						\
+	(1 + (BITS_PER_LONG - 1 -					\
+	      __builtin_clzl(PP_SIGNATURE - POISON_POINTER_DELTA)))	/* 7 */
+/* min(32, __ffs(POISON_POINTER_DELTA) - PP_DMA_INDEX_SHIFT) = min(32, 41) */
+#define PP_DMA_INDEX_BITS	32
+#define PP_DMA_INDEX_MASK	GENMASK(PP_DMA_INDEX_BITS + PP_DMA_INDEX_SHIFT - 1, \
+					PP_DMA_INDEX_SHIFT)
+#define PP_MAGIC_MASK		(~(PP_DMA_INDEX_MASK | 0x3UL))
+
+static inline bool page_pool_page_is_pp(const struct page *page)
+{
+	return (READ_ONCE(page->pp_magic) & PP_MAGIC_MASK) == PP_SIGNATURE;
+}
+
+#endif /* _PP_LINUX_MM_H */

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * A minimal struct net_device and the NAPI machinery, over the system's UAPI
+ * <linux/netdevice.h> (kept visible with #include_next).
+ *
+ * NAPI model (the kernel's, with "CPU" = registered thread):
+ *   - netif_napi_add() initialises the instance disabled (SCHED set);
+ *     napi_enable() clears SCHED;
+ *   - napi_schedule() claims SCHED and puts the NAPI on the calling CPU's
+ *     poll list: list_owner = that CPU. The list runs from the outermost
+ *     local_bh_enable() or pp_net_rx_action(), inside a softirq section;
+ *   - a poll that used less than its weight calls napi_complete_done(),
+ *     which sets list_owner = -1 and releases SCHED; a poll that used its
+ *     whole weight stays on the list and runs again;
+ *   - napi_disable() waits until the instance is idle, then holds SCHED,
+ *     so a disabled NAPI has SCHED set and list_owner == -1.
+ * A napi_struct that was never passed to netif_napi_add() has
+ * poll_list.next == NULL: "uninitialised", and napi_assert_will_not_race()
+ * accepts it (the kernel's tasklet_page_pool04_napi_aware relies on that).
+ * Layer: runtime.
+ */
+#ifndef _PP_LINUX_NETDEVICE_H
+#define _PP_LINUX_NETDEVICE_H
+
+#include_next <linux/netdevice.h>
+
+#include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/bottom_half.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/notifier.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <net/netdev_rx_queue.h>
+
+#define NAPI_POLL_WEIGHT	64
+
+enum {
+	NAPI_STATE_SCHED,		/* poll is scheduled, or instance disabled */
+	NAPI_STATE_MISSED,		/* reschedule after the current poll */
+	NAPI_STATE_DISABLE,		/* napi_disable() pending */
+	NAPI_STATE_NPSVC,		/* netpoll: do not dequeue */
+	NAPI_STATE_LISTED,		/* on the device's napi_list */
+	NAPI_STATE_NO_BUSY_POLL,
+	NAPI_STATE_IN_BUSY_POLL,
+	NAPI_STATE_PREFER_BUSY_POLL,
+	NAPI_STATE_THREADED,
+	NAPI_STATE_SCHED_THREADED,
+};
+
+enum {
+	NAPIF_STATE_SCHED		= BIT(NAPI_STATE_SCHED),
+	NAPIF_STATE_MISSED		= BIT(NAPI_STATE_MISSED),
+	NAPIF_STATE_DISABLE		= BIT(NAPI_STATE_DISABLE),
+	NAPIF_STATE_NPSVC		= BIT(NAPI_STATE_NPSVC),
+	NAPIF_STATE_LISTED		= BIT(NAPI_STATE_LISTED),
+	NAPIF_STATE_NO_BUSY_POLL	= BIT(NAPI_STATE_NO_BUSY_POLL),
+	NAPIF_STATE_IN_BUSY_POLL	= BIT(NAPI_STATE_IN_BUSY_POLL),
+	NAPIF_STATE_PREFER_BUSY_POLL	= BIT(NAPI_STATE_PREFER_BUSY_POLL),
+	NAPIF_STATE_THREADED		= BIT(NAPI_STATE_THREADED),
+	NAPIF_STATE_SCHED_THREADED	= BIT(NAPI_STATE_SCHED_THREADED),
+};
+
+struct net_device;
+struct xdp_frame;
+
+struct napi_struct {
+	struct list_head poll_list;	/* on the polling CPU's list */
+	unsigned long state;
+	int weight;
+	u32 defer_hard_irqs_count;
+	int (*poll)(struct napi_struct *napi, int budget);
+	int list_owner;			/* CPU whose list holds it, or -1 */
+	struct net_device *dev;
+	struct list_head dev_list;	/* on dev->napi_list */
+	unsigned int napi_id;
+	int irq;
+	int index;
+};
+
+enum netdev_reg_state {
+	NETREG_UNINITIALIZED = 0,
+	NETREG_REGISTERED,
+	NETREG_UNREGISTERING,
+	NETREG_UNREGISTERED,
+	NETREG_RELEASED,
+	NETREG_DUMMY,
+};
+
+#define NET_NAME_UNKNOWN	0
+#define NET_NAME_ENUM		1
+#define NET_NAME_USER		3
+
+struct net_device_ops {
+	int (*ndo_open)(struct net_device *dev);
+	int (*ndo_stop)(struct net_device *dev);
+	/* Queue @n frames for transmission; returns how many were taken. */
+	int (*ndo_xdp_xmit)(struct net_device *dev, int n,
+			    struct xdp_frame **xdp, u32 flags);
+};
+
+struct net_device {
+	char name[IFNAMSIZ];
+	int ifindex;
+	unsigned int flags;
+	unsigned int mtu, min_mtu, max_mtu;
+	unsigned short type;
+	unsigned char addr_len;
+	enum netdev_reg_state reg_state;
+	unsigned char perm_addr[MAX_ADDR_LEN];
+	unsigned char broadcast[MAX_ADDR_LEN];
+	const unsigned char *dev_addr;
+	unsigned char dev_addr_storage[MAX_ADDR_LEN];
+	const struct net_device_ops *netdev_ops;
+	struct list_head napi_list;
+	struct list_head dev_list;		/* all registered devices */
+	struct netdev_rx_queue *_rx;
+	unsigned int num_rx_queues, real_num_rx_queues;
+	unsigned int num_tx_queues, real_num_tx_queues;
+	struct hlist_head page_pools;		/* maintained by page_pool (core) */
+	struct {
+		struct device *parent;		/* SET_NETDEV_DEV() */
+	} dev;
+	void *ml_priv;
+	size_t priv_len;
+	unsigned long priv[] __aligned(64);	/* netdev_priv() */
+};
+
+#define SET_NETDEV_DEV(net, pdev)	((net)->dev.parent = (pdev))
+
+static inline void *netdev_priv(const struct net_device *dev)
+{
+	return (void *)dev->priv;
+}
+
+static inline struct netdev_rx_queue *
+__netif_get_rx_queue(struct net_device *dev, unsigned int rxq)
+{
+	return dev->_rx + rxq;
+}
+
+/* Network namespaces: there is one, init_net; its loopback device "lo"
+ * (ifindex 1) exists from start-up. */
+struct net {
+	struct net_device *loopback_dev;
+};
+extern struct net init_net;
+
+static inline struct net *dev_net(const struct net_device *dev)
+{
+	(void)dev;
+	return &init_net;
+}
+
+/* Device lifetime. alloc_netdev_mqs() returns NULL on allocation failure. */
+struct net_device *alloc_netdev_mqs(int sizeof_priv, const char *name,
+				    unsigned char name_assign_type,
+				    void (*setup)(struct net_device *),
+				    unsigned int txqs, unsigned int rxqs);
+#define alloc_netdev(sizeof_priv, name, name_assign_type, setup)	\
+	alloc_netdev_mqs(sizeof_priv, name, name_assign_type, setup, 1, 1)
+/* Assigns the next ifindex (from 2), expands a "%d" in the name, and tells
+ * the netdevice notifiers NETDEV_REGISTER. 0, -EINVAL or -EEXIST. */
+int register_netdev(struct net_device *dev);
+int register_netdevice(struct net_device *dev);
+/* Tells the notifiers NETDEV_UNREGISTER, then unlinks; NAPIs must be
+ * disabled by the driver before. */
+void unregister_netdev(struct net_device *dev);
+void unregister_netdevice(struct net_device *dev);
+/* WARNs (and leaks) if the device is still registered. */
+void free_netdev(struct net_device *dev);
+struct net_device *__dev_get_by_index(struct net *net, int ifindex);
+struct net_device *dev_get_by_index(struct net *net, int ifindex);
+void dev_put(struct net_device *dev);
+void dev_hold(struct net_device *dev);
+
+/* Netdevice notifier chain (enum netdev_cmd values as the kernel's). */
+enum netdev_cmd {
+	NETDEV_UP = 1,
+	NETDEV_DOWN,
+	NETDEV_REBOOT,
+	NETDEV_CHANGE,
+	NETDEV_REGISTER,
+	NETDEV_UNREGISTER,
+};
+
+struct netdev_notifier_info {
+	struct net_device *dev;
+	void *extack;
+};
+
+static inline struct net_device *
+netdev_notifier_info_to_dev(const struct netdev_notifier_info *info)
+{
+	return info->dev;
+}
+
+int register_netdevice_notifier(struct notifier_block *nb);
+int unregister_netdevice_notifier(struct notifier_block *nb);
+
+/* NAPI. */
+void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
+			   int (*poll)(struct napi_struct *, int), int weight);
+
+static inline void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
+				  int (*poll)(struct napi_struct *, int))
+{
+	netif_napi_add_weight(dev, napi, poll, NAPI_POLL_WEIGHT);
+}
+
+void netif_napi_del(struct napi_struct *napi);
+void napi_enable(struct napi_struct *n);
+void napi_disable(struct napi_struct *n);
+/* Claim SCHED; false if already scheduled (MISSED is set) or disabling. */
+bool napi_schedule_prep(struct napi_struct *n);
+/* Put a NAPI whose SCHED the caller holds on this CPU's poll list. */
+void __napi_schedule(struct napi_struct *n);
+bool napi_complete_done(struct napi_struct *n, int work_done);
+
+static inline bool napi_schedule(struct napi_struct *n)
+{
+	if (napi_schedule_prep(n)) {
+		__napi_schedule(n);
+		return true;
+	}
+	return false;
+}
+
+static inline bool napi_complete(struct napi_struct *n)
+{
+	return napi_complete_done(n, 0);
+}
+
+static inline bool napi_disable_pending(struct napi_struct *n)
+{
+	return test_bit(NAPI_STATE_DISABLE, &n->state);
+}
+
+static inline bool napi_is_scheduled(struct napi_struct *n)
+{
+	return test_bit(NAPI_STATE_SCHED, &n->state);
+}
+
+/* WARN unless @napi is disabled or was never initialised: the contract that
+ * a pool's NAPI cannot run concurrently with page_pool_destroy(). */
+void napi_assert_will_not_race(const struct napi_struct *napi);
+
+/* Wait for every CPU to leave its current RCU read-side section and
+ * softirq (NAPI) section. */
+void synchronize_net(void);
+
+#endif /* _PP_LINUX_NETDEVICE_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/* Overflow-checked arithmetic and struct_size(). Layer: runtime. */
+#ifndef _PP_LINUX_OVERFLOW_H
+#define _PP_LINUX_OVERFLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
+#define check_sub_overflow(a, b, d)	__builtin_sub_overflow(a, b, d)
+#define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
+
+static inline size_t size_mul(size_t a, size_t b)
+{
+	size_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
+static inline size_t size_add(size_t a, size_t b)
+{
+	size_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
+#define array_size(a, b)	size_mul(a, b)
+#define struct_size(p, member, count)					\
+	size_add(sizeof(*(p)), size_mul(sizeof(*(p)->member), (count)))
+#define flex_array_size(p, member, count)				\
+	size_mul(sizeof(*(p)->member), (count))
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Per-CPU data, laid out as the kernel's: one address range per CPU, all of
+ * the same size (PCPU_UNIT_SIZE), so CPU n's copy of any per-CPU object is
+ * at the same offset in unit n. That lets this_cpu_inc(p->field) work on any
+ * lvalue inside a per-CPU object. Memory is reserved for every CPU id and
+ * touched only for the copies that are used.
+ *
+ * Only the thread that owns a CPU id writes that CPU's copy, so the
+ * this_cpu_*() operations are a relaxed load and store, no atomic RMW;
+ * readers of other CPUs' copies (statistics) use READ_ONCE().
+ * Layer: runtime.
+ */
+#ifndef _PP_LINUX_PERCPU_H
+#define _PP_LINUX_PERCPU_H
+
+#include <linux/compiler.h>
+#include <linux/cpumask.h>
+#include <linux/smp.h>
+#include <linux/types.h>
+
+#define PCPU_UNIT_SHIFT		18
+#define PCPU_UNIT_SIZE		(1UL << PCPU_UNIT_SHIFT)	/* 256 KiB per CPU */
+
+/* Zeroed on every CPU. NULL when the unit is full or PP_FAULT_KMALLOC fires. */
+void __percpu *__alloc_percpu(size_t size, size_t align);
+void free_percpu(void __percpu *ptr);
+
+#define alloc_percpu(type)						\
+	((type __percpu *)__alloc_percpu(sizeof(type), __alignof__(type)))
+#define alloc_percpu_gfp(type, gfp)	alloc_percpu(type)
+
+#define per_cpu_ptr(ptr, cpu)						\
+	((__typeof__(ptr))((char *)(ptr) + ((size_t)(cpu) << PCPU_UNIT_SHIFT)))
+#define this_cpu_ptr(ptr)	per_cpu_ptr(ptr, smp_processor_id())
+#define raw_cpu_ptr(ptr)	this_cpu_ptr(ptr)
+
+#define this_cpu_read(pcp)	READ_ONCE(*this_cpu_ptr(&(pcp)))
+#define this_cpu_write(pcp, val) WRITE_ONCE(*this_cpu_ptr(&(pcp)), (val))
+#define this_cpu_add(pcp, val)						\
+do {									\
+	__typeof__(&(pcp)) __pcp_p = this_cpu_ptr(&(pcp));		\
+	WRITE_ONCE(*__pcp_p, READ_ONCE(*__pcp_p) + (val));		\
+} while (0)
+#define this_cpu_sub(pcp, val)	this_cpu_add(pcp, -(val))
+#define this_cpu_inc(pcp)	this_cpu_add(pcp, 1)
+#define this_cpu_dec(pcp)	this_cpu_add(pcp, -1)
+#define __this_cpu_inc(pcp)	this_cpu_inc(pcp)
+#define __this_cpu_add(pcp, v)	this_cpu_add(pcp, v)
+
+#endif /* _PP_LINUX_PERCPU_H */

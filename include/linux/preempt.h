@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Execution context. Each thread carries a kernel-style preempt count:
+ * local_bh_disable() adds SOFTIRQ_DISABLE_OFFSET, running a NAPI poll from
+ * pp_net_rx_action() adds SOFTIRQ_OFFSET, so in_softirq(),
+ * in_serving_softirq() and in_task() answer as the kernel's do. The count is
+ * thread-local and only its thread touches it.
+ * Layer: runtime.
+ */
+#ifndef _PP_LINUX_PREEMPT_H
+#define _PP_LINUX_PREEMPT_H
+
+#include <linux/compiler.h>
+
+#define PREEMPT_MASK		0x000000ffU
+#define SOFTIRQ_SHIFT		8
+#define SOFTIRQ_OFFSET		(1U << SOFTIRQ_SHIFT)
+#define SOFTIRQ_MASK		0x0000ff00U
+#define SOFTIRQ_DISABLE_OFFSET	(2 * SOFTIRQ_OFFSET)
+#define HARDIRQ_OFFSET		0x00010000U
+#define HARDIRQ_MASK		0x000f0000U
+#define NMI_MASK		0x00f00000U
+
+/* Per-thread state behind smp_processor_id() and the preempt count. */
+struct pp_thread_ctx {
+	int cpu;			/* logical CPU id; -1 until registered */
+	unsigned int preempt_count;
+	int softirq_pending;		/* NAPI polls queued on this CPU */
+};
+
+extern __thread struct pp_thread_ctx __pp_ctx
+	__attribute__((tls_model("initial-exec")));
+
+static inline unsigned int preempt_count(void)
+{
+	return __pp_ctx.preempt_count;
+}
+
+#define softirq_count()		(preempt_count() & SOFTIRQ_MASK)
+#define hardirq_count()		(preempt_count() & HARDIRQ_MASK)
+#define irq_count()		(preempt_count() & (HARDIRQ_MASK | SOFTIRQ_MASK | NMI_MASK))
+#define in_softirq()		(softirq_count() != 0)
+#define in_serving_softirq()	((softirq_count() & SOFTIRQ_OFFSET) != 0)
+#define in_hardirq()		(hardirq_count() != 0)
+#define in_irq()		in_hardirq()
+#define in_nmi()		((preempt_count() & NMI_MASK) != 0)
+#define in_interrupt()		(irq_count() != 0)
+#define in_task()		(!(in_nmi() | in_hardirq() | in_serving_softirq()))
+#define in_atomic()		(preempt_count() != 0)
+
+/* Threads are not preempted by other threads of the same "CPU" (one thread
+ * owns a CPU id), so these only keep the count for in_atomic(). */
+#define preempt_disable()	do { __pp_ctx.preempt_count += 1; barrier(); } while (0)
+#define preempt_enable()	do { barrier(); __pp_ctx.preempt_count -= 1; } while (0)
+#define preempt_disable_notrace()	preempt_disable()
+#define preempt_enable_notrace()	preempt_enable()
+#define migrate_disable()	do { } while (0)
+#define migrate_enable()	do { } while (0)
+
+#endif /* _PP_LINUX_PREEMPT_H */

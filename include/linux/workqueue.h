@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Work items and delayed work on one worker thread (the kernel's system_wq,
+ * minus concurrency): items run one at a time, in expiry order, outside
+ * any softirq section. The worker starts on first use.
+ *
+ * Contract, as in the kernel: a work item may be queued while it runs (it
+ * runs again); cancel_*_sync() and flush_*() wait for a running instance;
+ * the memory of a queued item must stay valid until it ran or was cancelled.
+ * Layer: runtime.
+ */
+#ifndef _PP_LINUX_WORKQUEUE_H
+#define _PP_LINUX_WORKQUEUE_H
+
+#include <linux/kernel.h>
+#include <linux/types.h>
+
+struct work_struct;
+typedef void (*work_func_t)(struct work_struct *work);
+
+struct work_struct {
+	struct list_head entry;		/* on the worker's queue */
+	work_func_t func;
+	unsigned long expires_ms;	/* CLOCK_MONOTONIC ms; 0 = now */
+	int pending;			/* queued, not yet started */
+};
+
+struct delayed_work {
+	struct work_struct work;
+};
+
+struct workqueue_struct;
+extern struct workqueue_struct *system_wq;
+extern struct workqueue_struct *system_long_wq;
+extern struct workqueue_struct *system_unbound_wq;
+
+#define __WORK_INITIALIZER(n, f)	{ .entry = { &(n).entry, &(n).entry }, .func = (f) }
+#define DECLARE_WORK(n, f)		struct work_struct n = __WORK_INITIALIZER(n, f)
+#define DECLARE_DELAYED_WORK(n, f)	struct delayed_work n = { .work = __WORK_INITIALIZER((n).work, f) }
+
+static inline void INIT_WORK(struct work_struct *work, work_func_t func)
+{
+	work->entry.next = work->entry.prev = &work->entry;
+	work->func = func;
+	work->expires_ms = 0;
+	work->pending = 0;
+}
+
+#define INIT_DELAYED_WORK(dw, f)	INIT_WORK(&(dw)->work, (f))
+#define INIT_DEFERRABLE_WORK(dw, f)	INIT_WORK(&(dw)->work, (f))
+
+static inline struct delayed_work *to_delayed_work(struct work_struct *work)
+{
+	return container_of(work, struct delayed_work, work);
+}
+
+/* Queue @work to run after @delay jiffies; false if it was already queued
+ * (then its expiry is left alone, as in the kernel). */
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+			unsigned long delay);
+/* As queue_delayed_work(), but a queued item gets the new expiry. */
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+		      unsigned long delay);
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work);
+/* Dequeue if queued; returns whether it was. Does not wait. */
+bool cancel_delayed_work(struct delayed_work *dw);
+/* Dequeue and wait for a running instance to finish. */
+bool cancel_delayed_work_sync(struct delayed_work *dw);
+bool cancel_work_sync(struct work_struct *work);
+/* Run a queued item now (or wait for the running one); returns whether it
+ * waited for anything. */
+bool flush_work(struct work_struct *work);
+bool flush_delayed_work(struct delayed_work *dw);
+bool work_pending(const struct work_struct *work);
+#define delayed_work_pending(dw)	work_pending(&(dw)->work)
+
+static inline bool schedule_work(struct work_struct *work)
+{
+	return queue_work(system_wq, work);
+}
+
+static inline bool schedule_delayed_work(struct delayed_work *dw, unsigned long delay)
+{
+	return queue_delayed_work(system_wq, dw, delay);
+}
+
+#endif /* _PP_LINUX_WORKQUEUE_H */

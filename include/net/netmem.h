@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * netmem: a reference to either a struct page or a struct net_iov (memory a
+ * memory provider owns, possibly not CPU-readable). netmem_ref is the
+ * pointer with bit 0 (NET_IOV) set for a net_iov. Both carry the page_pool
+ * fields at the same offsets (asserted below), so the accessors work on
+ * either without a branch.
+ * Layer: core.
+ */
+#ifndef _PP_NET_NETMEM_H
+#define _PP_NET_NETMEM_H
+
+#include <linux/atomic.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/stddef.h>
+#include <linux/types.h>
+
+typedef unsigned long __bitwise netmem_ref;
+
+#define NET_IOV	0x01UL
+
+enum net_iov_type {
+	NET_IOV_DMABUF,
+	NET_IOV_IOURING,
+	NET_IOV_MAX = ULONG_MAX,
+};
+
+/* The page_pool part shared by struct page and struct net_iov. */
+struct netmem_desc {
+	unsigned long _flags;
+	unsigned long pp_magic;
+	struct page_pool *pp;
+	unsigned long _pp_mapping_pad;
+	unsigned long dma_addr;
+	atomic_long_t pp_ref_count;
+};
+
+struct net_iov_area;
+
+struct net_iov {
+	union {
+		struct netmem_desc desc;
+		struct {
+			unsigned long _flags;
+			unsigned long pp_magic;
+			struct page_pool *pp;
+			unsigned long _pp_mapping_pad;
+			unsigned long dma_addr;
+			atomic_long_t pp_ref_count;
+		};
+	};
+	struct net_iov_area *owner;
+	enum net_iov_type type;
+};
+
+struct net_iov_area {
+	struct net_iov *niovs;
+	size_t num_niovs;
+	unsigned long base_virtual;	/* offset of niovs[0] in the area */
+};
+
+#define __NETMEM_ASSERT(f)						\
+	_Static_assert(offsetof(struct page, f) == offsetof(struct netmem_desc, f) && \
+		       offsetof(struct net_iov, f) == offsetof(struct netmem_desc, f), \
+		       "struct page, net_iov and netmem_desc disagree on " #f)
+__NETMEM_ASSERT(pp_magic);
+__NETMEM_ASSERT(pp);
+__NETMEM_ASSERT(_pp_mapping_pad);
+__NETMEM_ASSERT(dma_addr);
+__NETMEM_ASSERT(pp_ref_count);
+#undef __NETMEM_ASSERT
+
+static inline bool netmem_is_net_iov(const netmem_ref netmem)
+{
+	return (netmem & NET_IOV) != 0;
+}
+
+static inline struct page *__netmem_to_page(netmem_ref netmem)
+{
+	return (struct page *)netmem;
+}
+
+/* A page, or NULL for a net_iov (which has no struct page). */
+static inline struct page *netmem_to_page(netmem_ref netmem)
+{
+	if (unlikely(netmem_is_net_iov(netmem)))
+		return NULL;
+	return __netmem_to_page(netmem);
+}
+
+static inline struct net_iov *netmem_to_net_iov(netmem_ref netmem)
+{
+	if (netmem_is_net_iov(netmem))
+		return (struct net_iov *)(netmem & ~NET_IOV);
+	return NULL;
+}
+
+static inline netmem_ref net_iov_to_netmem(struct net_iov *niov)
+{
+	return (netmem_ref)niov | NET_IOV;
+}
+
+static inline netmem_ref page_to_netmem(const struct page *page)
+{
+	return (netmem_ref)page;
+}
+
+static inline struct netmem_desc *__netmem_clear_lsb(netmem_ref netmem)
+{
+	return (struct netmem_desc *)(netmem & ~NET_IOV);
+}
+
+static inline struct page_pool *netmem_get_pp(netmem_ref netmem)
+{
+	return READ_ONCE(__netmem_clear_lsb(netmem)->pp);
+}
+
+static inline atomic_long_t *netmem_get_pp_ref_count_ref(netmem_ref netmem)
+{
+	return &__netmem_clear_lsb(netmem)->pp_ref_count;
+}
+
+static inline unsigned long netmem_get_dma_addr(netmem_ref netmem)
+{
+	return __netmem_clear_lsb(netmem)->dma_addr;
+}
+
+static inline int netmem_ref_count(netmem_ref netmem)
+{
+	if (netmem_is_net_iov(netmem))
+		return 1;
+	return page_ref_count(__netmem_to_page(netmem));
+}
+
+static inline bool netmem_is_pref_nid(netmem_ref netmem, int pref_nid)
+{
+	if (netmem_is_net_iov(netmem))
+		return true;
+	return page_to_nid(__netmem_to_page(netmem)) == pref_nid;
+}
+
+static inline bool netmem_is_pfmemalloc(netmem_ref netmem)
+{
+	if (netmem_is_net_iov(netmem))
+		return false;
+	return page_is_pfmemalloc(__netmem_to_page(netmem));
+}
+
+static inline netmem_ref netmem_compound_head(netmem_ref netmem)
+{
+	if (netmem_is_net_iov(netmem))
+		return netmem;
+	return page_to_netmem(compound_head(__netmem_to_page(netmem)));
+}
+
+/* CPU address of a page netmem; NULL for a net_iov (unreadable). */
+static inline void *netmem_address(netmem_ref netmem)
+{
+	if (netmem_is_net_iov(netmem))
+		return NULL;
+	return page_address(__netmem_to_page(netmem));
+}
+
+static inline netmem_ref virt_to_netmem(const void *data)
+{
+	return page_to_netmem(virt_to_head_page(data));
+}
+
+static inline int netmem_to_nid(netmem_ref netmem)
+{
+	if (netmem_is_net_iov(netmem))
+		return NUMA_NO_NODE;
+	return page_to_nid(__netmem_to_page(netmem));
+}
+
+static inline struct net_iov_area *net_iov_owner(const struct net_iov *niov)
+{
+	return niov->owner;
+}
+
+static inline unsigned int net_iov_idx(const struct net_iov *niov)
+{
+	return (unsigned int)(niov - net_iov_owner(niov)->niovs);
+}
+
+#endif /* _PP_NET_NETMEM_H */

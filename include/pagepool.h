@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * pagepool's own calls (everything that is not the kernel's API): threads as
+ * CPUs, the print callback, WARN counters and fault injection (runtime), the
+ * arena (mm), simulated devices (dma), and page_pool introspection (core).
+ * Kernel code needs this header only to set up threads and devices.
+ */
+#ifndef _PAGEPOOL_H
+#define _PAGEPOOL_H
+
+#include <pagepool/runtime.h>
+#include <pagepool/mm.h>
+#include <pagepool/dma.h>
+
+#endif

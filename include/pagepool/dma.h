@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Simulated devices for DMA: backends, driver unbind, the DMA-API debug
+ * layer's verdicts, statistics, tracing, and device-side access (what the
+ * NIC's DMA engine does) for simulated drivers.
+ * Layer: dma.
+ */
+#ifndef _PAGEPOOL_DMA_H
+#define _PAGEPOOL_DMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/dma-direction.h>
+#include <linux/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct device;
+
+enum pp_dma_backend {
+	PP_DMA_DIRECT,	/* bus address = physical address of the page */
+	PP_DMA_IOMMU,	/* simulated IOMMU: IOVA allocator + IO page table */
+};
+
+#define PP_DMA_DEBUG		0x1	/* DMA-API debug checks on this device */
+#define PP_DMA_NONCOHERENT	0x2	/* syncs are required (and counted) */
+
+/* Create a device with a bound driver. ERR_PTR(-EINVAL) for a bad backend
+ * or flag, ERR_PTR(-ENOMEM). @name is copied. */
+struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
+				unsigned int flags);
+
+/* device_release_driver() is in <linux/device.h>. Bind a driver again: the
+ * IOMMU gets a fresh domain. 0, or -EBUSY if bound. */
+int pp_device_bind(struct device *dev);
+bool pp_device_is_bound(const struct device *dev);
+
+/* Drop the creator's reference (unbinding first if still bound). */
+void pp_device_destroy(struct device *dev);
+
+/* DMA-API misuse seen on @dev (NULL: on all devices, ever). Every
+ * violation is also printed; PAGEPOOL_DMA_ABORT=1 in the environment makes
+ * the first one abort(), for debugging under gdb. */
+enum pp_dma_violation {
+	PP_DMA_V_DOUBLE_UNMAP,		/* unmap of a mapping already unmapped */
+	PP_DMA_V_UNKNOWN_UNMAP,		/* unmap of an address never mapped */
+	PP_DMA_V_BAD_UNMAP,		/* unmap with the wrong size */
+	PP_DMA_V_SYNC_OUTSIDE,		/* sync not inside a live mapping */
+	PP_DMA_V_WRONG_DIR,		/* unmap/sync with another direction */
+	PP_DMA_V_LEAK_AT_UNBIND,	/* mapping still live at unbind */
+	PP_DMA_V_USE_AFTER_UNBIND,	/* map/unmap/sync after unbind */
+	PP_DMA_V_NR,
+};
+
+unsigned long pp_dma_violations(const struct device *dev);
+unsigned long pp_dma_violation_count(const struct device *dev,
+				     enum pp_dma_violation kind);
+const char *pp_dma_violation_name(enum pp_dma_violation kind);
+
+struct pp_dma_stats {
+	unsigned long maps, unmaps;
+	unsigned long map_errors;
+	unsigned long syncs_for_device, syncs_for_cpu;
+	unsigned long live_mappings;	/* maps - unmaps that succeeded */
+};
+void pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st);
+
+/* Per-call trace hook, for tests that assert on exact sync ranges. */
+enum pp_dma_op {
+	PP_DMA_OP_MAP,
+	PP_DMA_OP_UNMAP,
+	PP_DMA_OP_SYNC_FOR_CPU,
+	PP_DMA_OP_SYNC_FOR_DEVICE,
+};
+typedef void (*pp_dma_trace_fn)(struct device *dev, enum pp_dma_op op,
+				dma_addr_t addr, size_t size,
+				enum dma_data_direction dir, void *arg);
+void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg);
+
+/* The device's side: copy to/from bus address @addr through the device's
+ * translation. 0, or -EFAULT if the range is not mapped (or was unmapped),
+ * -ENODEV after unbind (reported as use after unbind). */
+int pp_dma_device_write(struct device *dev, dma_addr_t addr, const void *src,
+			size_t len);
+int pp_dma_device_read(struct device *dev, dma_addr_t addr, void *dst,
+		       size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _PAGEPOOL_DMA_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * The arena behind the page allocator: configuration, statistics, the
+ * walker over all pages (the leak detector), and allocator counters.
+ * Layer: mm.
+ */
+#ifndef _PAGEPOOL_MM_H
+#define _PAGEPOOL_MM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct page;
+
+/* Zero is the default (THP), as for every pp_mem_config field. */
+enum pp_mem_backing {
+	PP_MEM_THP = 0,		/* MADV_HUGEPAGE; falls back to 4 KiB silently */
+	PP_MEM_4K = 1,		/* ordinary 4 KiB pages */
+	PP_MEM_HUGETLB = 2,	/* MAP_HUGETLB; needs reserved huge pages */
+};
+
+/*
+ * Arena configuration. Zero in any field means its default:
+ *   size      64 MiB (or PAGEPOOL_MEM_MB from the environment), rounded up
+ *             to a multiple of the largest block (4 MiB) and per node;
+ *   backing   PP_MEM_THP;
+ *   nr_nodes  1 simulated NUMA node (up to MAX_NUMNODES); the arena is split
+ *             evenly and logical CPU n sits on node n % nr_nodes;
+ *   pcp_batch 63 pages moved per per-CPU list refill or drain;
+ *   pcp_high  6 * pcp_batch: a per-CPU list drains a batch above this.
+ * The whole arena is pre-faulted: a page fault costs 10-20 us in a VM, and
+ * benchmarks must not measure them.
+ */
+struct pp_mem_config {
+	size_t size;
+	int backing;
+	int nr_nodes;
+	int pcp_batch;
+	int pcp_high;
+};
+
+/* Create the arena. Optional: the first allocation creates a default one.
+ * Returns 0, -EBUSY if an arena exists, -EINVAL for a bad field, -ENOMEM
+ * if the mapping fails (-ENOMEM also for HUGETLB without reserved pages). */
+int pp_mem_init(const struct pp_mem_config *cfg);
+
+/* Unmap the arena so another pp_mem_init() can run. -EBUSY (and nothing
+ * changes) while any page is allocated or other threads own CPU ids with
+ * non-empty per-CPU lists. */
+int pp_mem_exit(void);
+
+struct pp_mem_stats {
+	unsigned long total_pages;	/* usable pages in the arena */
+	unsigned long free_pages;	/* in buddy and per-CPU lists */
+	unsigned long pp_pages;		/* pages marked as page_pool pages now */
+};
+void pp_mem_get_stats(struct pp_mem_stats *st);
+
+/* Bad input seen by the allocator since start-up. Each one was reported
+ * with a WARN and left the free lists untouched. */
+struct pp_mem_counters {
+	unsigned long double_free;	/* put/free of a page that is already free */
+	unsigned long bad_get;		/* get_page() on a free page */
+	unsigned long bad_free;		/* tail page, wrong order, refcount != 0 */
+	unsigned long freed_pp_page;	/* freed while still marked page_pool */
+	unsigned long out_of_arena;	/* address/page outside the arena */
+	unsigned long alloc_failed;	/* allocations that returned nothing */
+	unsigned long reserved_pages;	/* pages taken out of circulation */
+};
+void pp_mem_get_counters(struct pp_mem_counters *c);
+
+/* Call @fn for every page in the arena (heads and tails, free or not),
+ * in address order; stops early and returns @fn's value if non-zero. Takes
+ * no locks: for quiescent checks and leak hunting. */
+typedef int (*pp_page_walk_fn)(struct page *page, void *arg);
+int pp_mem_walk(pp_page_walk_fn fn, void *arg);
+
+/* Free blocks of @order in node @nid's buddy lists. */
+unsigned long pp_mem_free_blocks(int nid, unsigned int order);
+/* Pages on logical CPU @cpu's per-CPU list for node @nid. */
+unsigned long pp_mem_pcp_count(int cpu, int nid);
+/* Give the calling CPU's per-CPU pages back to the buddy lists. */
+void pp_mem_drain_local(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _PAGEPOOL_MM_H */

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * pagepool's own runtime calls: the userspace stand-ins for what the kernel
+ * gets from its environment (CPUs, softirq context, printk, WARN counters,
+ * fault injection). Kernel-named APIs live at their kernel header paths;
+ * everything here carries the pp_ prefix and returns 0 / a value or -errno.
+ * Layer: runtime.
+ */
+#ifndef _PAGEPOOL_RUNTIME_H
+#define _PAGEPOOL_RUNTIME_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Logical CPUs. A "CPU" is a registered thread; at most one live thread owns
+ * a CPU id at a time, so per-CPU data is touched by one thread only (as in
+ * the kernel, where a CPU runs one context at a time). Threads that use the
+ * library without registering are registered lazily with a free id.
+ */
+#define PP_NR_CPUS	256
+
+/* Claim logical CPU @cpu for the calling thread (-1: lowest free id).
+ * Returns the CPU id, -EBUSY if @cpu is owned by another thread, -EINVAL if
+ * out of range, -EEXIST if this thread already owns a different CPU,
+ * -ENOSPC if every id is taken. Registering the same id twice is a no-op.
+ * Any thread. */
+int pp_thread_register(int cpu);
+
+/* Give the calling thread's CPU id back; drains its per-CPU page lists.
+ * Runs automatically when a registered thread exits. Must not be called
+ * with bottom halves disabled. */
+void pp_thread_unregister(void);
+
+/* Pin the calling thread to host CPU @host_cpu (sched_setaffinity).
+ * Returns 0 or -errno. Independent of the logical CPU id. */
+int pp_thread_pin(int host_cpu);
+
+/* Number of logical CPU ids currently owned by threads. */
+int pp_nr_registered_cpus(void);
+
+/*
+ * Softirq / NAPI. napi_schedule() puts a NAPI on the calling CPU's poll
+ * list; the list runs when the outermost local_bh_enable() finds work
+ * pending, or when the thread calls pp_net_rx_action(). Returns the total
+ * work done by the polls that ran.
+ */
+int pp_net_rx_action(void);
+
+/* True if the calling CPU has NAPI polls scheduled. */
+bool pp_softirq_pending(void);
+
+/*
+ * Logging, in the style of libbpf_set_print(): the library never writes to
+ * stderr by itself, it calls the print callback. The default callback
+ * prints levels up to LOGLEVEL_INFO to stderr (LOGLEVEL_DEBUG too when the
+ * environment has PAGEPOOL_DEBUG=1). NULL silences everything.
+ * @level is the kernel log level (LOGLEVEL_EMERG 0 .. LOGLEVEL_DEBUG 7).
+ * Returns the previous callback.
+ */
+typedef int (*pp_print_fn)(int level, const char *fmt, va_list ap);
+pp_print_fn pp_set_print(pp_print_fn fn);
+
+/* WARN_ON()/WARN_ON_ONCE()/WARN() that fired since start-up. */
+unsigned long pp_warn_count(void);
+
+/*
+ * Fault injection (the kernel's fail_page_alloc / failslab /
+ * ALLOW_ERROR_INJECTION). Each point is armed independently; the checks
+ * cost one predicted branch when nothing is armed.
+ */
+enum pp_fault_point {
+	PP_FAULT_PAGE_ALLOC,	/* every page taken from the page allocator */
+	PP_FAULT_DMA_MAP,	/* dma_map_page_attrs() and friends */
+	PP_FAULT_MP_ALLOC,	/* memory provider alloc_netmems() */
+	PP_FAULT_TRACKING,	/* page_pool's internal DMA tracking records */
+	PP_FAULT_KMALLOC,	/* kmalloc()/kzalloc() family */
+	PP_FAULT_NR,
+};
+
+struct pp_fault_config {
+	unsigned long every_nth;	/* fail calls N, 2N, 3N ... (0: off) */
+	double probability;		/* fail each call with this probability (0: off) */
+	unsigned long next_n;		/* fail the next N calls, then stop (0: off) */
+	unsigned long skip;		/* let this many calls pass before any rule applies */
+	unsigned long long seed;	/* PRNG seed for @probability (0: fixed default) */
+};
+
+/* Arm @point with @cfg, or disarm it with NULL. Resets the point's call
+ * counter but not its injected-fault count. Returns 0 or -EINVAL. */
+int pp_fault_inject(enum pp_fault_point point, const struct pp_fault_config *cfg);
+
+/* Faults injected at @point since start-up. */
+unsigned long pp_fault_count(enum pp_fault_point point);
+
+/* Decide whether the current call at @point fails. Called by the layers
+ * that own each point; usable by memory providers outside the tree. When no
+ * point is armed this is one load and a predicted branch. */
+extern int __pp_fault_armed;	/* bit per armed point */
+bool __pp_should_fail_slow(enum pp_fault_point point);
+
+static inline bool pp_should_fail(enum pp_fault_point point)
+{
+	if (__builtin_expect(!__atomic_load_n(&__pp_fault_armed, __ATOMIC_RELAXED), 1))
+		return false;
+	return __pp_should_fail_slow(point);
+}
+
+/*
+ * Time. jiffies run at HZ (1000) from CLOCK_MONOTONIC. Tests that want to
+ * drive deferred work may flush it instead of sleeping.
+ */
+/* Run every delayed work item that is queued now, whatever its expiry, and
+ * wait for it to finish. For tests. */
+void pp_workqueue_run_all(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _PAGEPOOL_RUNTIME_H */

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * printk() through a replaceable print callback, WARN/BUG reporting and
+ * print rate limiting.
+ *
+ * Failure policy (the one place it is written down): a broken contract that
+ * the library can survive is a WARN (counted, printed, execution goes on
+ * with the bad input refused); a state it cannot continue from is BUG()
+ * (printed, then abort()). PAGEPOOL_WARN_ABORT=1 turns every WARN into an
+ * abort, to stop in a debugger at the first one.
+ */
+#include <execinfo.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/bug.h>
+#include <linux/ktime.h>
+#include <linux/printk.h>
+#include <pagepool/runtime.h>
+
+static int default_print(int level, const char *fmt, va_list ap)
+{
+	static int debug = -1;
+
+	if (debug < 0) {
+		const char *e = getenv("PAGEPOOL_DEBUG");
+
+		debug = e && *e == '1';
+	}
+	if (level > LOGLEVEL_INFO && !debug)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static pp_print_fn print_fn = default_print;
+static unsigned long warn_count;
+
+pp_print_fn pp_set_print(pp_print_fn fn)
+{
+	return __atomic_exchange_n(&print_fn, fn, __ATOMIC_ACQ_REL);
+}
+
+int vprintk(const char *fmt, va_list args)
+{
+	int level = LOGLEVEL_WARNING;	/* the kernel's default message level */
+	pp_print_fn fn;
+
+	while (fmt[0] == KERN_SOH[0] && fmt[1]) {
+		if (fmt[1] >= '0' && fmt[1] <= '7')
+			level = fmt[1] - '0';
+		else if (fmt[1] == 'c')
+			level = LOGLEVEL_INFO;	/* continuation of the last line */
+		fmt += 2;
+	}
+	fn = __atomic_load_n(&print_fn, __ATOMIC_ACQUIRE);
+	return fn ? fn(level, fmt, args) : 0;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vprintk(fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+unsigned long pp_warn_count(void)
+{
+	return __atomic_load_n(&warn_count, __ATOMIC_RELAXED);
+}
+
+static bool env_flag(const char *name)
+{
+	const char *e = getenv(name);
+
+	return e && *e == '1';
+}
+
+static void print_backtrace(void)
+{
+	void *frames[32];
+	char **names;
+	int i, n;
+
+	n = backtrace(frames, 32);
+	names = backtrace_symbols(frames, n);
+	if (!names)
+		return;
+	for (i = 1; i < n; i++)
+		printk(KERN_WARNING "  %s\n", names[i]);
+	free(names);
+}
+
+void __pp_warn(const char *file, int line, bool print, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	__atomic_fetch_add(&warn_count, 1, __ATOMIC_RELAXED);
+	if (print) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, msg);
+		if (env_flag("PAGEPOOL_WARN_BACKTRACE"))
+			print_backtrace();
+	}
+	if (env_flag("PAGEPOOL_WARN_ABORT"))
+		abort();
+}
+
+void __pp_bug(const char *file, int line, const char *what)
+{
+	printk(KERN_EMERG "BUG: at %s:%d: %s\n", file, line, what);
+	print_backtrace();
+	abort();
+}
+
+/* Rate limit: a burst of 10 messages per 5 s per call site. */
+#define RATELIMIT_INTERVAL_MS	5000
+#define RATELIMIT_BURST		10
+
+static pthread_mutex_t ratelimit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool __pp_ratelimit(struct pp_ratelimit *rs)
+{
+	long long now = (long long)(ktime_get_ns() / NSEC_PER_MSEC);
+	bool ok;
+
+	pthread_mutex_lock(&ratelimit_lock);
+	if (!rs->begin_ms || now - rs->begin_ms >= RATELIMIT_INTERVAL_MS) {
+		if (rs->missed)
+			printk(KERN_WARNING "pagepool: %d messages suppressed\n", rs->missed);
+		rs->begin_ms = now;
+		rs->printed = 0;
+		rs->missed = 0;
+	}
+	ok = rs->printed < RATELIMIT_BURST;
+	if (ok)
+		rs->printed++;
+	else
+		rs->missed++;
+	pthread_mutex_unlock(&ratelimit_lock);
+	return ok;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * NAPI: scheduling, polling and the state machine of the kernel's
+ * net/core/dev.c, over threads-as-CPUs (see linux/netdevice.h for the
+ * model). Each CPU's poll list is touched only by the thread owning that
+ * CPU id: napi_schedule() adds to the caller's list, pp_net_rx_action()
+ * runs the caller's list. The state word is shared and changed with
+ * compare-and-exchange only.
+ */
+#include <sched.h>
+
+#include <linux/bug.h>
+#include <linux/delay.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/printk.h>
+#include <linux/smp.h>
+#include <pagepool/runtime.h>
+
+#include "runtime/runtime_internal.h"
+
+/* Budget of one pp_net_rx_action() pass (the kernel's netdev_budget). */
+#define NETDEV_BUDGET	300
+/* NAPI ids start above the CPU ids, as the kernel's MIN_NAPI_ID. */
+#define MIN_NAPI_ID	(NR_CPUS + 1)
+
+static struct list_head poll_lists[NR_CPUS];
+static unsigned int napi_next_id = MIN_NAPI_ID;
+
+static struct list_head *this_poll_list(void)
+{
+	struct list_head *l = &poll_lists[smp_processor_id()];
+
+	if (unlikely(!l->next))
+		INIT_LIST_HEAD(l);
+	return l;
+}
+
+void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
+			   int (*poll)(struct napi_struct *, int), int weight)
+{
+	if (WARN_ON(test_bit(NAPI_STATE_LISTED, &napi->state)))
+		return;
+	INIT_LIST_HEAD(&napi->poll_list);
+	INIT_LIST_HEAD(&napi->dev_list);
+	napi->weight = weight > 0 ? weight : NAPI_POLL_WEIGHT;
+	napi->poll = poll;
+	napi->dev = dev;
+	napi->list_owner = -1;
+	napi->napi_id = __atomic_fetch_add(&napi_next_id, 1, __ATOMIC_RELAXED);
+	/* A new instance is disabled until napi_enable(). */
+	__atomic_store_n(&napi->state, NAPIF_STATE_SCHED | NAPIF_STATE_NPSVC |
+			 NAPIF_STATE_LISTED, __ATOMIC_RELEASE);
+	if (dev) {
+		list_add_tail(&napi->dev_list, &dev->napi_list);
+	}
+}
+
+void netif_napi_del(struct napi_struct *napi)
+{
+	if (!test_and_clear_bit(NAPI_STATE_LISTED, &napi->state))
+		return;
+	if (napi->dev_list.next)
+		list_del_init(&napi->dev_list);
+}
+
+void napi_enable(struct napi_struct *n)
+{
+	unsigned long val = READ_ONCE(n->state), new;
+
+	do {
+		WARN_ON(!(val & NAPIF_STATE_SCHED));
+		new = val & ~(NAPIF_STATE_SCHED | NAPIF_STATE_NPSVC);
+	} while (!__atomic_compare_exchange_n(&n->state, &val, new, false,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+}
+
+void napi_disable(struct napi_struct *n)
+{
+	unsigned long val, new;
+
+	set_bit(NAPI_STATE_DISABLE, &n->state);
+	val = READ_ONCE(n->state);
+	do {
+		while (val & (NAPIF_STATE_SCHED | NAPIF_STATE_NPSVC)) {
+			/* Scheduled on our own list: it can only finish if we
+			 * poll it (the kernel's softirq would run it). */
+			if (READ_ONCE(n->list_owner) == smp_processor_id() && !in_softirq())
+				pp_net_rx_action();
+			else
+				sched_yield();
+			val = READ_ONCE(n->state);
+		}
+		new = val | NAPIF_STATE_SCHED | NAPIF_STATE_NPSVC;
+		new &= ~(NAPIF_STATE_THREADED | NAPIF_STATE_PREFER_BUSY_POLL);
+	} while (!__atomic_compare_exchange_n(&n->state, &val, new, false,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	clear_bit(NAPI_STATE_DISABLE, &n->state);
+}
+
+bool napi_schedule_prep(struct napi_struct *n)
+{
+	unsigned long val = READ_ONCE(n->state), new;
+
+	do {
+		if (unlikely(val & NAPIF_STATE_DISABLE))
+			return false;
+		new = val | NAPIF_STATE_SCHED;
+		/* Already scheduled: make the current poll run once more. */
+		if (val & NAPIF_STATE_SCHED)
+			new |= NAPIF_STATE_MISSED;
+	} while (!__atomic_compare_exchange_n(&n->state, &val, new, false,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	return !(val & NAPIF_STATE_SCHED);
+}
+
+void __napi_schedule(struct napi_struct *n)
+{
+	int cpu = smp_processor_id();
+
+	list_add_tail(&n->poll_list, this_poll_list());
+	WRITE_ONCE(n->list_owner, cpu);
+	__pp_ctx.softirq_pending = 1;
+}
+
+bool napi_complete_done(struct napi_struct *n, int work_done)
+{
+	unsigned long val, new;
+
+	(void)work_done;
+	if (unlikely(READ_ONCE(n->state) & (NAPIF_STATE_NPSVC | NAPIF_STATE_IN_BUSY_POLL)))
+		return false;
+	/* On a repoll list: take it off (net_rx_action already unlinked it
+	 * before polling, so this is usually a no-op). */
+	if (!list_empty(&n->poll_list))
+		list_del_init(&n->poll_list);
+	WRITE_ONCE(n->list_owner, -1);
+
+	val = READ_ONCE(n->state);
+	do {
+		WARN_ON_ONCE(!(val & NAPIF_STATE_SCHED));
+		new = val & ~(NAPIF_STATE_MISSED | NAPIF_STATE_SCHED |
+			      NAPIF_STATE_SCHED_THREADED | NAPIF_STATE_PREFER_BUSY_POLL);
+		/* Scheduled again while we polled: keep SCHED and re-queue. */
+		if (val & NAPIF_STATE_MISSED)
+			new |= NAPIF_STATE_SCHED;
+	} while (!__atomic_compare_exchange_n(&n->state, &val, new, false,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	if (unlikely(val & NAPIF_STATE_MISSED)) {
+		__napi_schedule(n);
+		return false;
+	}
+	return true;
+}
+
+int pprt_net_rx_action_locked(void)
+{
+	struct list_head *poll_list = this_poll_list();
+	LIST_HEAD(list);
+	LIST_HEAD(repoll);
+	int budget = NETDEV_BUDGET, total = 0;
+
+	__pp_ctx.softirq_pending = 0;
+	list_splice_init(poll_list, &list);
+	while (!list_empty(&list)) {
+		struct napi_struct *n = list_first_entry(&list, struct napi_struct, poll_list);
+		int weight = n->weight, work = 0;
+
+		list_del_init(&n->poll_list);
+		if (budget <= 0) {	/* out of budget: next pass */
+			list_add_tail(&n->poll_list, &repoll);
+			continue;
+		}
+		if (test_bit(NAPI_STATE_SCHED, &n->state))
+			work = n->poll(n, weight);
+		WARN_ONCE(work > weight, "NAPI poll returned %d, more than its weight %d",
+			  work, weight);
+		total += work;
+		budget -= work;
+		if (work < weight)
+			continue;	/* the driver completed (or must have) */
+		if (unlikely(napi_disable_pending(n))) {
+			napi_complete(n);
+			continue;
+		}
+		/* Whole weight used: poll again, after the others. */
+		list_add_tail(&n->poll_list, &repoll);
+	}
+	list_splice_tail_init(&repoll, poll_list);
+	if (!list_empty(poll_list))
+		__pp_ctx.softirq_pending = 1;
+	return total;
+}
+
+void pprt_napi_cpu_offline(int cpu)
+{
+	struct list_head *l = &poll_lists[cpu];
+
+	WARN(l->next && !list_empty(l),
+	     "CPU %d goes offline with NAPI instances still scheduled on it", cpu);
+}
+
+void napi_assert_will_not_race(const struct napi_struct *napi)
+{
+	/* Never passed to netif_napi_add(): cannot be polled at all. */
+	if (!napi->poll_list.next)
+		return;
+	/* SCHED is held by disabled instances. */
+	WARN_ON(!test_bit(NAPI_STATE_SCHED, &napi->state));
+	WARN_ON(READ_ONCE(napi->list_owner) != -1);
+}

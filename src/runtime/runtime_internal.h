@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Library-internal interface of the runtime layer: what the layers above
+ * (mm, dma, core, ...) may call that is not public API. Names carry the
+ * pprt_ prefix and are not exported from the shared library.
+ */
+#ifndef _PP_RUNTIME_INTERNAL_H
+#define _PP_RUNTIME_INTERNAL_H
+
+#include <stdbool.h>
+
+/* Called with the CPU id a thread is giving back (pp_thread_unregister()
+ * or thread exit), on that thread, before the id is released. Upper layers
+ * use it to drain per-CPU state (mm: the per-CPU page lists). At most
+ * PPRT_MAX_CPU_HOOKS hooks; returns 0 or -ENOSPC. */
+#define PPRT_MAX_CPU_HOOKS	8
+int pprt_register_cpu_offline_hook(void (*fn)(int cpu));
+
+/* RCU read side for library code (a function call, the urcu-memb read
+ * side inside). Same semantics as rcu_read_lock()/rcu_read_unlock(). */
+void pprt_rcu_read_lock(void);
+void pprt_rcu_read_unlock(void);
+/* Nesting depth of RCU read-side sections (including bh-disabled regions)
+ * of the calling thread. */
+int pprt_rcu_nesting(void);
+
+/* Per-thread RCU registration, tied to CPU registration. */
+void pprt_rcu_thread_online(void);
+void pprt_rcu_thread_offline(void);
+
+/* Run this CPU's NAPI poll list once, already inside a softirq section
+ * (preempt count has SOFTIRQ_OFFSET). Returns work done. */
+int pprt_net_rx_action_locked(void);
+
+/* A CPU is going away: any NAPI left on its list is reported. */
+void pprt_napi_cpu_offline(int cpu);
+
+#endif /* _PP_RUNTIME_INTERNAL_H */

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+#
+# Install the Debian packages named on the command line that are missing.
+# As root: apt-get update, then apt-get install --no-install-recommends.
+# Not root: uses "sudo -n" if that works without a password; otherwise it
+# prints the exact command to run and fails, changing nothing.
+set -euo pipefail
+
+missing=()
+for pkg in "$@"; do
+	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+	[[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "pagepool: installing missing Debian packages: ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then
+	sudo=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+	sudo=(sudo -n)
+	echo "pagepool: not root; using sudo"
+else
+	echo "pagepool: not root and no password-less sudo, so nothing was installed." >&2
+	echo "pagepool: run this once as root, then re-run make:" >&2
+	echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
