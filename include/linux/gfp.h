@@ -38,8 +38,9 @@ static inline struct page *alloc_pages(gfp_t gfp, unsigned int order)
 /*
  * Fill the NULL slots of @page_array[0..nr_pages) with order-0 pages; slots
  * already holding a page are kept. Returns the number of populated slots
- * (which is less than @nr_pages when memory ran out). One zone-lock round
- * trip at most.
+ * (which is less than @nr_pages when memory ran out): as in the kernel,
+ * slots [0, return) hold pages, the fill stops at the first slot it cannot
+ * fill. One zone-lock round trip at most when the node has memory.
  */
 unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 				    struct page **page_array);

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Page allocation: alloc_pages_node(), alloc_pages_bulk_node() and the
+ * address-returning wrappers.
+ *
+ * Order 0 comes from the calling CPU's list for the node (no lock, no
+ * atomic: the list belongs to this thread); an empty list is refilled with
+ * a batch from the zone, under the zone lock. Higher orders come from the
+ * buddy lists directly. The preferred node is tried first, then the others
+ * in ascending order (wrapping), unless __GFP_THISNODE.
+ * Every page handed out passes through pp_should_fail(PP_FAULT_PAGE_ALLOC)
+ * once, so fault injection fails single allocations and cuts bulk ones
+ * short exactly where it would in the kernel.
+ * Layer: mm.
+ */
+#include <string.h>
+
+#include <linux/gfp.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/smp.h>
+#include <pagepool/runtime.h>
+
+#include "mm/mm_internal.h"
+
+/* The node to allocate from: @nid, or the calling CPU's node. A node that
+ * does not exist is a caller bug; warn and use the local one. */
+static inline int resolve_node(int nid, int cpu)
+{
+	int nr = ppmm_arena.nr_nodes;
+
+	if (likely(nid == NUMA_NO_NODE) || unlikely((unsigned int)nid >= (unsigned int)nr)) {
+		WARN_ONCE(nid != NUMA_NO_NODE, "mm: allocation from node %d of %d", nid, nr);
+		/* The division only with simulated NUMA: it costs more than
+		 * the rest of the fast path. */
+		return nr == 1 ? 0 : cpu % nr;
+	}
+	return nid;
+}
+
+static inline void zero_union(struct page *page)
+{
+	page->pp_magic = 0;
+	page->pp = NULL;
+	page->_pp_mapping_pad = 0;
+	page->dma_addr = 0;
+	atomic_long_set(&page->pp_ref_count, 0);
+}
+
+/* Pages 1.. of a block: clear what they held while free, and make them
+ * tails of @page for a compound page. */
+static noinline void prep_block(struct page *page, unsigned int order, gfp_t gfp)
+{
+	unsigned long i, n = 1UL << order;
+	unsigned long tail = (gfp & __GFP_COMP) ? (unsigned long)page | 1 : 0;
+
+	for (i = 1; i < n; i++) {
+		zero_union(page + i);
+		WRITE_ONCE(page[i].compound_head, tail);
+	}
+	if (gfp & __GFP_COMP)
+		WRITE_ONCE(page->flags, READ_ONCE(page->flags) | BIT(PG_head));
+}
+
+static inline void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+{
+	ppmm_unpoison(page, order);
+	WRITE_ONCE(page->flags, (gfp & __GFP_MEMALLOC) ? BIT(PG_pfmemalloc) : 0UL);
+	zero_union(page);
+	page->order = order;
+	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_ALLOC);
+	page->private = 0;
+	if (unlikely(order))
+		prep_block(page, order, gfp);
+	set_page_count(page, 1);
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+}
+
+/* Caller MUST own @pcp's CPU and have checked the list is not empty. */
+static inline struct page *pcp_pop(struct ppmm_pcp *pcp)
+{
+	struct page *page = list_first_entry(&pcp->list, struct page, buddy_list);
+
+	__list_unlink(&page->buddy_list);
+	WRITE_ONCE(pcp->count, pcp->count - 1);
+	return page;
+}
+
+/* This CPU's list for @nid is empty: refill it, or try the other nodes. */
+static noinline struct page *pcp_alloc_slow(int cpu, int nid, gfp_t gfp)
+{
+	int nr = ppmm_arena.nr_nodes, i, n;
+	struct ppmm_pcp *pcp;
+
+	for (i = 0; i < nr; i++) {
+		n = nid + i < nr ? nid + i : nid + i - nr;
+		pcp = &ppmm_pcpu[cpu].node[n];
+		if (!list_empty(&pcp->list) ||
+		    ppmm_pcp_refill(&ppmm_zones[n], pcp, ppmm_arena.pcp_batch))
+			return pcp_pop(pcp);
+		if (gfp & __GFP_THISNODE)
+			break;
+	}
+	return NULL;
+}
+
+static bool cpu_has_pcp_pages(int cpu)
+{
+	int nid;
+
+	for (nid = 0; nid < ppmm_arena.nr_nodes; nid++)
+		if (ppmm_pcpu[cpu].node[nid].count)
+			return true;
+	return false;
+}
+
+static noinline struct page *alloc_high_order(int cpu, int nid, gfp_t gfp,
+					      unsigned int order)
+{
+	int nr = ppmm_arena.nr_nodes, i, n, pass;
+	struct page *page;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nr; i++) {
+			n = nid + i < nr ? nid + i : nid + i - nr;
+			page = ppmm_buddy_alloc(&ppmm_zones[n], order);
+			if (page)
+				return page;
+			if (gfp & __GFP_THISNODE)
+				break;
+		}
+		/* Order-0 pages parked on this CPU's lists may be what keeps
+		 * a block from merging: give them back and try once more.
+		 * Other CPUs' lists are theirs alone (the kernel would IPI). */
+		if (!cpu_has_pcp_pages(cpu))
+			break;
+		ppmm_drain_cpu(cpu);
+	}
+	return NULL;
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	struct ppmm_pcp *pcp;
+	struct page *page;
+	int cpu;
+
+	if (unlikely(!ppmm_arena_up()) && ppmm_arena_default())
+		goto fail;
+	if (unlikely(order > MAX_PAGE_ORDER)) {
+		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
+		goto fail;
+	}
+	if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
+		goto fail;
+	cpu = smp_processor_id();
+	nid = resolve_node(nid, cpu);
+	if (likely(order == 0)) {
+		/* fast path */
+		pcp = &ppmm_pcpu[cpu].node[nid];
+		if (likely(!list_empty(&pcp->list)))
+			page = pcp_pop(pcp);
+		else
+			page = pcp_alloc_slow(cpu, nid, gfp);
+	} else {
+		page = alloc_high_order(cpu, nid, gfp, order);
+	}
+	if (unlikely(!page))
+		goto fail;
+	prep_new_page(page, order, gfp);
+	return page;
+fail:
+	ppmm_alloc_failed(gfp, order, nid);
+	return NULL;
+}
+
+/*
+ * Slots [0, return) hold pages afterwards, as in the kernel: the scan
+ * stops at the first slot it cannot fill. Per node tried, the CPU list is
+ * refilled at most once, with enough pages for the whole request (at least
+ * a batch), so a bulk of up to a batch costs at most one zone-lock round
+ * trip when the preferred node has memory.
+ */
+unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
+				    struct page **page_array)
+{
+	unsigned long i = 0, want = 0, got = 0, j;
+	int cpu, nr, k, n, start;
+	struct ppmm_pcp *pcp;
+	bool refilled;
+
+	while (i < nr_pages && page_array[i])
+		i++;
+	if (i == nr_pages)
+		return i;
+	if (unlikely(!ppmm_arena_up()) && ppmm_arena_default())
+		goto fail;
+
+	for (j = i; j < nr_pages; j++)
+		want += !page_array[j];
+	cpu = smp_processor_id();
+	start = resolve_node(nid, cpu);
+	nr = ppmm_arena.nr_nodes;
+	for (k = 0; k < nr && i < nr_pages; k++) {
+		n = start + k < nr ? start + k : start + k - nr;
+		pcp = &ppmm_pcpu[cpu].node[n];
+		refilled = false;
+		for (; i < nr_pages; i++) {
+			if (page_array[i])
+				continue;
+			if (list_empty(&pcp->list)) {
+				long need = (long)(want - got) - pcp->count;
+
+				if (refilled)
+					break;
+				refilled = true;
+				need = clamp_t(long, need, ppmm_arena.pcp_batch, INT_MAX);
+				if (!ppmm_pcp_refill(&ppmm_zones[n], pcp, (int)need))
+					break;
+			}
+			if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
+				goto out;
+			page_array[i] = pcp_pop(pcp);
+			prep_new_page(page_array[i], 0, gfp);
+			got++;
+		}
+		if (gfp & __GFP_THISNODE)
+			break;
+	}
+out:
+	if (got)
+		return i;
+	nid = start;
+fail:
+	ppmm_alloc_failed(gfp, 0, nid);
+	return i;
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp & ~__GFP_HIGHMEM, order);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page(gfp_t gfp)
+{
+	return __get_free_pages(gfp | __GFP_ZERO, 0);
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Freeing pages: the last-reference path behind put_page(), __free_pages(),
+ * free_pages(), free_unref_page(), and the checks that keep bad input away
+ * from the free lists.
+ *
+ * Bad input is reported with a WARN (every one counted in pp_warn_count(),
+ * printing rate limited per kind) and a counter of pp_mem_get_counters();
+ * the page is then left alone, except a page freed while still marked as a
+ * page_pool page, which is taken out of circulation as the kernel's
+ * bad_page() does: its memory may still be in use by whoever forgot it.
+ * Order-0 pages go to the calling CPU's list (no lock); a list above its
+ * high mark gives a batch back to the zone. Compound and other high-order
+ * blocks go straight to the buddy lists.
+ * Layer: mm.
+ */
+#include <linux/bug.h>
+#include <linux/gfp.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/printk.h>
+#include <linux/smp.h>
+
+#include "mm/mm_internal.h"
+
+/* Counters of struct pp_mem_counters, in its field order; atomic. */
+static unsigned long counters[PPMM_BAD_NR];
+static unsigned long alloc_failed;
+static unsigned long reserved_pages;
+
+static const char *const bad_name[PPMM_BAD_NR] = {
+	[PPMM_BAD_DOUBLE_FREE]	= "double free",
+	[PPMM_BAD_GET]		= "bad get",
+	[PPMM_BAD_FREE]		= "bad free",
+	[PPMM_BAD_PP_PAGE]	= "freed page_pool page",
+	[PPMM_BAD_OUT_OF_ARENA]	= "out of arena",
+};
+
+bool ppmm_page_in_map(const struct page *page)
+{
+	unsigned long off = (unsigned long)page - (unsigned long)pp_mem_map.map;
+
+	return pp_mem_map.map && off < pp_mem_map.nr_pages * sizeof(struct page) &&
+	       off % sizeof(struct page) == 0;
+}
+
+void __ppmm_report(enum ppmm_bad kind, const void *what, const char *why,
+		   const char *file, int line, struct pp_ratelimit *rs)
+{
+	const struct page *page = what;
+
+	__atomic_fetch_add(&counters[kind], 1, __ATOMIC_RELAXED);
+	if (kind != PPMM_BAD_OUT_OF_ARENA && ppmm_page_in_map(page))
+		__pp_warn(file, line, __pp_ratelimit(rs),
+			  "mm: %s: %s: page %p pfn %#lx refcount %d flags %#lx order %u",
+			  bad_name[kind], why, what, page_to_pfn(page),
+			  page_ref_count(page), READ_ONCE(page->flags), page->order);
+	else
+		__pp_warn(file, line, __pp_ratelimit(rs), "mm: %s: %s: %p",
+			  bad_name[kind], why, what);
+}
+
+void ppmm_bad_pp_page(struct page *page, unsigned int order)
+{
+	unsigned long n = 1UL << order;
+
+	ppmm_report(PPMM_BAD_PP_PAGE, page,
+		    "freed while still a page_pool page, taken out of circulation");
+	set_bit(PG_reserved, &page->flags);
+	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_BAD);
+	ppmm_poison(page, order);
+	__atomic_fetch_add(&ppmm_arena.reserved, n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&reserved_pages, n, __ATOMIC_RELAXED);
+}
+
+void ppmm_alloc_failed(gfp_t gfp, unsigned int order, int nid)
+{
+	__atomic_fetch_add(&alloc_failed, 1, __ATOMIC_RELAXED);
+	if (!(gfp & __GFP_NOWARN))
+		pr_warn_ratelimited("pagepool: page allocation failure: order:%u, mode:%#x, nid:%d\n",
+				    order, gfp, nid);
+}
+
+void ppmm_counters_read(struct pp_mem_counters *c)
+{
+	c->double_free = __atomic_load_n(&counters[PPMM_BAD_DOUBLE_FREE], __ATOMIC_RELAXED);
+	c->bad_get = __atomic_load_n(&counters[PPMM_BAD_GET], __ATOMIC_RELAXED);
+	c->bad_free = __atomic_load_n(&counters[PPMM_BAD_FREE], __ATOMIC_RELAXED);
+	c->freed_pp_page = __atomic_load_n(&counters[PPMM_BAD_PP_PAGE], __ATOMIC_RELAXED);
+	c->out_of_arena = __atomic_load_n(&counters[PPMM_BAD_OUT_OF_ARENA], __ATOMIC_RELAXED);
+	c->alloc_failed = __atomic_load_n(&alloc_failed, __ATOMIC_RELAXED);
+	c->reserved_pages = __atomic_load_n(&reserved_pages, __ATOMIC_RELAXED);
+}
+
+/* fast path: an order-0 page onto this CPU's list for its node. */
+static inline void pcp_free(struct page *page)
+{
+	struct ppmm_pcp *pcp = &ppmm_pcpu[smp_processor_id()].node[page->nid];
+	int count;
+
+	ppmm_poison(page, 0);
+	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_FREE);
+	WRITE_ONCE(page->flags, BIT(PG_pcp));
+	list_add(&page->buddy_list, &pcp->list);
+	count = pcp->count + 1;
+	WRITE_ONCE(pcp->count, count);
+	if (unlikely(count > ppmm_arena.pcp_high))
+		ppmm_pcp_drain(ppmm_page_zone(page), pcp, ppmm_arena.pcp_batch);
+}
+
+void ppmm_free_block(struct page *page, unsigned int order)
+{
+	unsigned long i, n;
+
+	if (likely(order == 0)) {
+		pcp_free(page);
+		return;
+	}
+	/* Tails of a compound page stop being tails: a free page must not
+	 * look like one (PageTail() would send a later put to the head). */
+	if (READ_ONCE(page->flags) & BIT(PG_head))
+		for (i = 1, n = 1UL << order; i < n; i++)
+			WRITE_ONCE(page[i].compound_head, 0UL);
+	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_FREE);
+	ppmm_buddy_free(page, order);
+}
+
+/* The last reference to the block of @order at @page is gone. */
+static inline void free_checked(struct page *page, unsigned int order)
+{
+	if (unlikely(page_pool_page_is_pp(page))) {
+		ppmm_bad_pp_page(page, order);
+		return;
+	}
+	if (unlikely(READ_ONCE(page->_mm_state) != PPMM_PAGE_ALLOC)) {
+		ppmm_report(PPMM_BAD_FREE, page,
+			    "last reference dropped on a page that is not an allocation");
+		return;
+	}
+	ppmm_free_block(page, order);
+}
+
+void __pp_put_page_last(struct page *page)
+{
+	free_checked(page, READ_ONCE(page->order));
+}
+
+void __pp_put_page_bad(struct page *page)
+{
+	atomic_inc(&page->_refcount);	/* undo the underflow */
+	ppmm_report(PPMM_BAD_DOUBLE_FREE, page, "put_page() of a free page");
+}
+
+void __pp_get_page_bad(struct page *page)
+{
+	atomic_dec(&page->_refcount);	/* undo the increment */
+	ppmm_report(PPMM_BAD_GET, page, "get_page() on a free page");
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	bool head, alloc;
+
+	if (unlikely(!ppmm_page_in_map(page))) {
+		ppmm_report(PPMM_BAD_OUT_OF_ARENA, page,
+			    "__free_pages() of a pointer that is not a struct page of the arena");
+		return;
+	}
+	if (unlikely(PageTail(page) || order > MAX_PAGE_ORDER)) {
+		ppmm_report(PPMM_BAD_FREE, page, PageTail(page) ?
+			    "__free_pages() of a tail page" :
+			    "__free_pages() with order > MAX_PAGE_ORDER");
+		return;
+	}
+	head = PageHead(page);
+	alloc = READ_ONCE(page->_mm_state) == PPMM_PAGE_ALLOC;
+	/* A page that is not an allocation is caught by the refcount
+	 * underflow below (it has none), as a double free. */
+	if (alloc && unlikely(READ_ONCE(page->order) != order)) {
+		ppmm_report(PPMM_BAD_FREE, page, "__free_pages() with the wrong order");
+		return;
+	}
+	/* A non-compound block whose first page outlives this call is an
+	 * order-0 page from here on: record that before the reference goes,
+	 * so a concurrent final put_page() frees one page, not the block. */
+	if (alloc && !head && order)
+		WRITE_ONCE(page->order, 0);
+	if (put_page_testzero(page)) {
+		free_checked(page, order);
+	} else if (alloc && !head) {
+		/* The kernel's __free_pages(): someone else still holds the
+		 * first page (get_page() on it); free the rest, in halves. */
+		while (order-- > 0)
+			ppmm_free_block(page + (1UL << order), order);
+	}
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (!addr)
+		return;
+	/* An address inside a page frees that page, as the kernel's
+	 * virt_to_page() does; only addresses outside are refused. */
+	if (unlikely(!virt_addr_valid((void *)addr))) {
+		ppmm_report(PPMM_BAD_OUT_OF_ARENA, (void *)addr,
+			    "free_pages() of an address outside the arena");
+		return;
+	}
+	__free_pages(virt_to_page((void *)addr), order);
+}
+
+void free_unref_page(struct page *page, unsigned int order)
+{
+	unsigned short state;
+
+	if (unlikely(!ppmm_page_in_map(page))) {
+		ppmm_report(PPMM_BAD_OUT_OF_ARENA, page,
+			    "free_unref_page() of a pointer that is not a struct page of the arena");
+		return;
+	}
+	if (unlikely(PageTail(page) || order > MAX_PAGE_ORDER)) {
+		ppmm_report(PPMM_BAD_FREE, page, PageTail(page) ?
+			    "free_unref_page() of a tail page" :
+			    "free_unref_page() with order > MAX_PAGE_ORDER");
+		return;
+	}
+	if (unlikely(page_ref_count(page) != 0)) {
+		ppmm_report(PPMM_BAD_FREE, page,
+			    "free_unref_page() of a page that is still referenced");
+		return;
+	}
+	state = READ_ONCE(page->_mm_state);
+	if (unlikely(state != PPMM_PAGE_ALLOC)) {
+		ppmm_report(PPMM_BAD_DOUBLE_FREE, page,
+			    "free_unref_page() of a page that is not allocated");
+		return;
+	}
+	if (unlikely(READ_ONCE(page->order) != order)) {
+		ppmm_report(PPMM_BAD_FREE, page, "free_unref_page() with the wrong order");
+		return;
+	}
+	free_checked(page, order);
+}
