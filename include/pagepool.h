@@ -11,5 +11,6 @@
 #include <pagepool/runtime.h>
 #include <pagepool/mm.h>
 #include <pagepool/dma.h>
+#include <pagepool/core.h>
 
 #endif

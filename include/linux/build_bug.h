@@ -5,6 +5,8 @@
 
 #define BUILD_BUG_ON_MSG(cond, msg)	_Static_assert(!(cond), msg)
 #define BUILD_BUG_ON(cond)		_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
+#ifndef static_assert
 #define static_assert(expr, ...)	_Static_assert(expr, "" __VA_ARGS__)
+#endif
 
 #endif

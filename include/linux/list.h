@@ -111,19 +111,27 @@ static inline void list_splice_tail_init(struct list_head *list, struct list_hea
 	(list_empty(ptr) ? NULL : list_first_entry(ptr, type, member))
 #define list_next_entry(pos, member)					\
 	list_entry((pos)->member.next, __typeof__(*(pos)), member)
+/* Is @pos the head's fake entry? Computed from the address, without a
+ * member access: the fake entry of a bare list_head is not a valid object
+ * (UBSan's alignment check would rightly object). */
+#define __list_member(pos, member)					\
+	((struct list_head *)((char *)(pos) + offsetof(__typeof__(*(pos)), member)))
+#define list_entry_is_head(pos, head, member)				\
+	(__list_member(pos, member) == (head))
+
 #define list_for_each(pos, head)					\
 	for (pos = (head)->next; pos != (head); pos = pos->next)
 #define list_for_each_safe(pos, n, head)				\
 	for (pos = (head)->next, n = pos->next; pos != (head); pos = n, n = pos->next)
 #define list_for_each_entry(pos, head, member)				\
 	for (pos = list_first_entry(head, __typeof__(*pos), member);	\
-	     &pos->member != (head);					\
+	     !list_entry_is_head(pos, head, member);			\
 	     pos = list_next_entry(pos, member))
 #define list_for_each_entry_safe(pos, n, head, member)			\
 	for (pos = list_first_entry(head, __typeof__(*pos), member),	\
-	     n = list_next_entry(pos, member);				\
-	     &pos->member != (head);					\
-	     pos = n, n = list_next_entry(n, member))
+	     n = list_entry(__list_member(pos, member)->next, __typeof__(*(pos)), member); \
+	     !list_entry_is_head(pos, head, member);			\
+	     pos = n, n = list_entry(__list_member(n, member)->next, __typeof__(*(n)), member))
 
 /* Hash lists: singly headed, doubly linked. */
 #define HLIST_HEAD_INIT		{ .first = NULL }

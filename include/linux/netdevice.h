@@ -30,6 +30,7 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/notifier.h>
+#include <linux/poison.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <net/netdev_rx_queue.h>
@@ -126,6 +127,9 @@ struct net_device {
 	size_t priv_len;
 	unsigned long priv[] __aligned(64);	/* netdev_priv() */
 };
+
+/* Marks a pointer to a net_device that is gone for good (the kernel's). */
+#define NET_PTR_POISON		((void *)(0x801 + POISON_POINTER_DELTA))
 
 #define SET_NETDEV_DEV(net, pdev)	((net)->dev.parent = (pdev))
 

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * page_pool inline helpers, as the kernel's include/net/page_pool/helpers.h:
+ * the calls drivers make per packet.
+ *
+ * Fast paths. page_pool_alloc_netmems(), page_pool_alloc_pages() and
+ * page_pool_put_unrefed_netmem() are exported functions (kernel code may
+ * take their address); calls to them are also macros onto inline bodies
+ * holding just the fast path - pop from the alloc cache, push a directly
+ * recycled page back - so a driver's RX loop runs them without a call, as
+ * DPDK's mempool cache does. Everything else falls through to the
+ * out-of-line slow paths. (A function-like macro does not touch
+ * &page_pool_alloc_pages or the prototypes in types.h, which come first.)
+ *
+ * Safety checks that the kernel leaves to debug builds stay on, because
+ * they cost a load and a compare on cache lines the fast path touches
+ * anyway: a put names the page's own pool (else WARN, nothing freed twice,
+ * see page_pool_put_netmem()), and a page sitting in the pool has
+ * pp_ref_count 0, so putting it again is a pp_ref_count underflow that is
+ * reported and undone instead of a page cached twice.
+ * Layer: core.
+ */
+#ifndef _PP_NET_PAGE_POOL_HELPERS_H
+#define _PP_NET_PAGE_POOL_HELPERS_H
+
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <net/page_pool/types.h>
+
+/* Out-of-line slow paths behind the inline fast paths (exported). */
+netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp);
+void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem,
+				       unsigned int dma_sync_size, bool allow_direct);
+void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
+				 unsigned int dma_sync_size, bool allow_direct);
+void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret);
+
+static inline bool is_page_pool_compiled_in(void)
+{
+	return true;
+}
+
+/* Consumer-only counters: one writer, racy readers; see types.h. */
+#ifdef CONFIG_PAGE_POOL_STATS
+#define __pp_consumer_stat_inc(field)	WRITE_ONCE(field, READ_ONCE(field) + 1)
+#else
+#define __pp_consumer_stat_inc(field)	do { } while (0)
+#endif
+
+/**
+ * page_pool_fragment_netmem() - split a fresh page into @nr references
+ * The page must be fresh: allocated and not yet given to anyone.
+ */
+static inline void page_pool_fragment_netmem(netmem_ref netmem, long nr)
+{
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), nr);
+}
+
+static inline void page_pool_fragment_page(struct page *page, long nr)
+{
+	page_pool_fragment_netmem(page_to_netmem(page), nr);
+}
+
+/**
+ * page_pool_unref_netmem() - drop @nr references; returns what is left.
+ * When the caller holds them all (the common single-user case) no atomic
+ * read-modify-write is needed. Dropping more than are held is reported and
+ * undone (the count never goes negative).
+ */
+static inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
+{
+	atomic_long_t *pp_ref_count = netmem_get_pp_ref_count_ref(netmem);
+	long ret;
+
+	if (atomic_long_read(pp_ref_count) == nr) {
+		/* Last user: leave one reference for the next owner (the
+		 * "1 piece" state fresh pages are in). Constant nr is 1. */
+		if (!__builtin_constant_p(nr))
+			atomic_long_set(pp_ref_count, 1);
+		return 0;
+	}
+
+	ret = atomic_long_sub_return(nr, pp_ref_count);
+	if (unlikely(ret <= 0)) {
+		if (ret < 0) {
+			__page_pool_unref_underflow(netmem, nr, ret);
+			return ret;
+		}
+		atomic_long_set(pp_ref_count, 1);
+	}
+	return ret;
+}
+
+static inline long page_pool_unref_page(struct page *page, long nr)
+{
+	return page_pool_unref_netmem(page_to_netmem(page), nr);
+}
+
+static inline void page_pool_ref_netmem(netmem_ref netmem)
+{
+	atomic_long_inc(netmem_get_pp_ref_count_ref(netmem));
+}
+
+static inline void page_pool_ref_page(struct page *page)
+{
+	page_pool_ref_netmem(page_to_netmem(page));
+}
+
+static inline bool page_pool_unref_and_test(netmem_ref netmem)
+{
+	return page_pool_unref_netmem(netmem, 1) == 0;
+}
+
+/* Older name of page_pool_unref_and_test(). */
+static inline bool page_pool_is_last_ref(netmem_ref netmem)
+{
+	return page_pool_unref_and_test(netmem);
+}
+
+/* Fast path: pop from the alloc cache; the page leaves the pool. */
+static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_pool *pool,
+								   gfp_t gfp)
+{
+	u32 count = pool->alloc.count;
+
+	if (likely(count)) {
+		netmem_ref netmem = pool->alloc.cache[--count];
+
+		pool->alloc.count = count;
+		__pp_consumer_stat_inc(pool->alloc_stats.fast);
+		atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+		return netmem;
+	}
+	return __page_pool_alloc_netmems_slow_path(pool, gfp);
+}
+
+static __always_inline struct page *__page_pool_alloc_pages_inline(struct page_pool *pool,
+								   gfp_t gfp)
+{
+	return netmem_to_page(__page_pool_alloc_netmems_inline(pool, gfp));
+}
+
+#define page_pool_alloc_netmems(pool, gfp)	__page_pool_alloc_netmems_inline(pool, gfp)
+#define page_pool_alloc_pages(pool, gfp)	__page_pool_alloc_pages_inline(pool, gfp)
+
+/*
+ * Fast path of a direct recycle: the caller is the consumer context and
+ * holds the last reference. Taken only when nothing else is to be done: a
+ * plain recyclable page of this pool, no sync for device, room in the
+ * cache. pp_ref_count 0 marks the page as back in the pool.
+ */
+static __always_inline bool
+__page_pool_recycle_direct_fast(struct page_pool *pool, netmem_ref netmem)
+{
+	u32 count = pool->alloc.count;
+
+	if (unlikely(netmem_get_pp(netmem) != pool))
+		return false;
+	if (!netmem_is_net_iov(netmem)) {
+		const struct page *page = __netmem_to_page(netmem);
+
+		if (unlikely(page_ref_count(page) != 1 || page_is_pfmemalloc(page)))
+			return false;
+	}
+	if (unlikely(READ_ONCE(pool->dma_sync) || count >= PP_ALLOC_CACHE_SIZE))
+		return false;
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	pool->alloc.cache[count] = netmem;
+	pool->alloc.count = count + 1;
+	__pp_consumer_stat_inc(pool->cached);
+	return true;
+}
+
+/**
+ * page_pool_put_unrefed_netmem() - give back a netmem whose last pp
+ * reference the caller dropped. @allow_direct: the caller is the pool's
+ * consumer context. @dma_sync_size: bytes the device may have written
+ * (-1: max_len).
+ */
+static __always_inline void __page_pool_put_unrefed_netmem_inline(struct page_pool *pool,
+								  netmem_ref netmem,
+								  unsigned int dma_sync_size,
+								  bool allow_direct)
+{
+	if (allow_direct && __page_pool_recycle_direct_fast(pool, netmem))
+		return;
+	__page_pool_put_unrefed_slow_path(pool, netmem, dma_sync_size, allow_direct);
+}
+
+#define page_pool_put_unrefed_netmem(pool, netmem, dma_sync_size, allow_direct)	\
+	__page_pool_put_unrefed_netmem_inline(pool, netmem, dma_sync_size, allow_direct)
+
+/**
+ * page_pool_put_netmem() - drop a reference; the last one recycles.
+ * A netmem that is not @pool's (not a page_pool page at all, a page already
+ * given back to the page allocator, or another pool's page) is reported
+ * with a WARN and is not touched beyond that - another pool's page goes
+ * back to its own pool.
+ */
+static inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netmem,
+					unsigned int dma_sync_size, bool allow_direct)
+{
+	if (unlikely(netmem_get_pp(netmem) != pool)) {
+		__page_pool_put_misdirected(pool, netmem, dma_sync_size, allow_direct);
+		return;
+	}
+	if (!page_pool_unref_and_test(netmem))
+		return;
+	page_pool_put_unrefed_netmem(pool, netmem, dma_sync_size, allow_direct);
+}
+
+static inline void page_pool_put_page(struct page_pool *pool, struct page *page,
+				      unsigned int dma_sync_size, bool allow_direct)
+{
+	page_pool_put_netmem(pool, page_to_netmem(page), dma_sync_size, allow_direct);
+}
+
+static inline void page_pool_put_full_netmem(struct page_pool *pool, netmem_ref netmem,
+					     bool allow_direct)
+{
+	page_pool_put_netmem(pool, netmem, -1, allow_direct);
+}
+
+static inline void page_pool_put_full_page(struct page_pool *pool, struct page *page,
+					   bool allow_direct)
+{
+	page_pool_put_netmem(pool, page_to_netmem(page), -1, allow_direct);
+}
+
+/* Caller MUST be the pool's consumer context (its NAPI poll). */
+static inline void page_pool_recycle_direct(struct page_pool *pool, struct page *page)
+{
+	page_pool_put_full_page(pool, page, true);
+}
+
+static inline void page_pool_recycle_direct_netmem(struct page_pool *pool, netmem_ref netmem)
+{
+	page_pool_put_full_netmem(pool, netmem, true);
+}
+
+/* Allocation helpers for the NAPI context (GFP_ATOMIC | __GFP_NOWARN). */
+static inline struct page *page_pool_dev_alloc_pages(struct page_pool *pool)
+{
+	return page_pool_alloc_pages(pool, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+static inline netmem_ref page_pool_dev_alloc_netmems(struct page_pool *pool)
+{
+	return page_pool_alloc_netmems(pool, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
+						    unsigned int *offset, unsigned int size)
+{
+	return page_pool_alloc_frag(pool, offset, size, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+/*
+ * page_pool_alloc_netmem() - a whole page when @size is more than half a
+ * page, else a fragment; when the rest of the page cannot hold another
+ * fragment of this size it is added to this one (*size grows), so truesize
+ * is never underestimated.
+ */
+static inline netmem_ref page_pool_alloc_netmem(struct page_pool *pool, unsigned int *offset,
+						unsigned int *size, gfp_t gfp)
+{
+	unsigned int max_size = PAGE_SIZE << pool->p.order;
+	netmem_ref netmem;
+
+	if ((*size << 1) > max_size) {
+		*size = max_size;
+		*offset = 0;
+		return page_pool_alloc_netmems(pool, gfp);
+	}
+
+	netmem = page_pool_alloc_frag_netmem(pool, offset, *size, gfp);
+	if (unlikely(!netmem))
+		return 0;
+
+	if (pool->frag_offset + *size > max_size) {
+		*size = max_size - *offset;
+		pool->frag_offset = max_size;
+	}
+	return netmem;
+}
+
+static inline netmem_ref page_pool_dev_alloc_netmem(struct page_pool *pool,
+						    unsigned int *offset, unsigned int *size)
+{
+	return page_pool_alloc_netmem(pool, offset, size, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+static inline struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
+					   unsigned int *size, gfp_t gfp)
+{
+	return netmem_to_page(page_pool_alloc_netmem(pool, offset, size, gfp));
+}
+
+static inline struct page *page_pool_dev_alloc(struct page_pool *pool,
+					       unsigned int *offset, unsigned int *size)
+{
+	return page_pool_alloc(pool, offset, size, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+static inline void *page_pool_alloc_va(struct page_pool *pool, unsigned int *size, gfp_t gfp)
+{
+	unsigned int offset;
+	struct page *page;
+
+	page = page_pool_alloc(pool, &offset, size, gfp & ~__GFP_HIGHMEM);
+	if (unlikely(!page))
+		return NULL;
+	return (char *)page_address(page) + offset;
+}
+
+static inline void *page_pool_dev_alloc_va(struct page_pool *pool, unsigned int *size)
+{
+	return page_pool_alloc_va(pool, size, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+static inline void page_pool_free_va(struct page_pool *pool, void *va, bool allow_direct)
+{
+	page_pool_put_page(pool, virt_to_head_page(va), -1, allow_direct);
+}
+
+static inline enum dma_data_direction page_pool_get_dma_dir(const struct page_pool *pool)
+{
+	return pool->p.dma_dir;
+}
+
+static inline dma_addr_t page_pool_get_dma_addr_netmem(netmem_ref netmem)
+{
+	return (dma_addr_t)netmem_get_dma_addr(netmem);
+}
+
+static inline dma_addr_t page_pool_get_dma_addr(const struct page *page)
+{
+	return page_pool_get_dma_addr_netmem(page_to_netmem(page));
+}
+
+/* The driver's sync before the CPU reads what the device wrote. */
+static inline void page_pool_dma_sync_for_cpu(const struct page_pool *pool,
+					      const struct page *page,
+					      u32 offset, u32 dma_sync_size)
+{
+	dma_sync_single_range_for_cpu(pool->p.dev, page_pool_get_dma_addr(page),
+				      offset + pool->p.offset, dma_sync_size,
+				      page_pool_get_dma_dir(pool));
+}
+
+static inline void page_pool_dma_sync_netmem_for_cpu(const struct page_pool *pool,
+						     const netmem_ref netmem, u32 offset,
+						     u32 dma_sync_size)
+{
+	if (!pool->dma_sync_for_cpu)
+		return;
+	dma_sync_single_range_for_cpu(pool->p.dev, page_pool_get_dma_addr_netmem(netmem),
+				      offset + pool->p.offset, dma_sync_size,
+				      page_pool_get_dma_dir(pool));
+}
+
+/* Drop a user reference; true when it was the last. */
+static inline bool page_pool_put(struct page_pool *pool)
+{
+	return refcount_dec_and_test(&pool->user_cnt);
+}
+
+/* From NAPI: move the pool to @new_nid if the NAPI moved. */
+static inline void page_pool_nid_changed(struct page_pool *pool, int new_nid)
+{
+	if (unlikely(pool->p.nid != new_nid))
+		page_pool_update_nid(pool, new_nid);
+}
+
+static inline bool page_pool_is_unreadable(struct page_pool *pool)
+{
+	return !!pool->mp_ops;
+}
+
+/* The seeds' page -> pool API (Yunsheng Lin, "page_pool: introduce
+ * page_pool_to_pp() API"): drivers ask, instead of reading page->pp. */
+static inline struct page_pool *page_pool_to_pp(struct page *page)
+{
+	return netmem_get_pp(page_to_netmem(page));
+}
+
+#endif /* _PP_NET_PAGE_POOL_HELPERS_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Memory providers: a page_pool whose RX queue is bound to a provider gets
+ * its buffers (net_iov, possibly not CPU-readable) from the provider
+ * instead of the page allocator, as upstream's devmem and io_uring zero-copy
+ * RX do. The provider does its own DMA mapping.
+ * Layer: core.
+ */
+#ifndef _PP_NET_PAGE_POOL_MEMORY_PROVIDER_H
+#define _PP_NET_PAGE_POOL_MEMORY_PROVIDER_H
+
+#include <net/netdev_rx_queue.h>
+#include <net/netmem.h>
+#include <net/page_pool/types.h>
+
+struct sk_buff;
+
+struct memory_provider_ops {
+	/* Refill: return one netmem, may also place up to the cache's free
+	 * room into the alloc cache with net_mp_netmem_place_in_cache(). */
+	netmem_ref (*alloc_netmems)(struct page_pool *pool, gfp_t gfp);
+	/* A netmem leaves the pool; true if the caller should put_page() it. */
+	bool (*release_netmem)(struct page_pool *pool, netmem_ref netmem);
+	int (*init)(struct page_pool *pool);
+	void (*destroy)(struct page_pool *pool);
+	int (*nl_fill)(void *mp_priv, struct sk_buff *rsp, struct netdev_rx_queue *rxq);
+	void (*uninstall)(void *mp_priv, struct netdev_rx_queue *rxq);
+};
+
+bool net_mp_niov_set_dma_addr(struct net_iov *niov, dma_addr_t addr);
+/* Attach @niov to @pool (pp info, pp_ref_count 1) and count it as held. */
+void net_mp_niov_set_page_pool(struct page_pool *pool, struct net_iov *niov);
+/* Detach; only from ->release_netmem(). */
+void net_mp_niov_clear_page_pool(struct net_iov *niov);
+
+/* Bind/unbind a provider to RX queue @rxq_idx of @dev (pools created for
+ * that queue with PP_FLAG_ALLOW_UNREADABLE_NETMEM then use it).
+ * 0, -EINVAL (bad queue), -EEXIST (already bound), -ENOENT (not bound). */
+int net_mp_open_rxq(struct net_device *dev, unsigned int rxq_idx,
+		    struct pp_memory_provider_params *p);
+void net_mp_close_rxq(struct net_device *dev, unsigned int rxq_idx,
+		      struct pp_memory_provider_params *old_p);
+
+/* From ->alloc_netmems() only: the caller knows there is room. */
+static inline void net_mp_netmem_place_in_cache(struct page_pool *pool, netmem_ref netmem)
+{
+	pool->alloc.cache[pool->alloc.count++] = netmem;
+}
+
+#endif

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * page_pool: data types and the out-of-line API, as the kernel's
+ * include/net/page_pool/types.h (newest, netmem-based). The inline helpers
+ * drivers call are in <net/page_pool/helpers.h>.
+ *
+ * Contexts, as in the kernel:
+ *   - allocation and direct recycling (allow_direct == true) only from the
+ *     pool's consumer context: its NAPI poll, or whatever single context
+ *     the driver guarantees; the alloc cache has no locks and no atomics;
+ *   - any other put, from any thread, goes through the ring (a producer
+ *     spinlock) unless page_pool_napi_local() proves the caller is the
+ *     consumer context;
+ *   - page_pool_destroy() after the consumer stopped (NAPI disabled).
+ * Layer: core.
+ */
+#ifndef _PP_NET_PAGE_POOL_TYPES_H
+#define _PP_NET_PAGE_POOL_TYPES_H
+
+#include <linux/cache.h>
+#include <linux/dma-direction.h>
+#include <linux/kernel.h>
+#include <linux/ptr_ring.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <net/netmem.h>
+
+#define PP_FLAG_DMA_MAP			BIT(0)	/* map pages once, keep them mapped */
+#define PP_FLAG_DMA_SYNC_DEV		BIT(1)	/* sync-for-device on recycle */
+#define PP_FLAG_SYSTEM_POOL		BIT(2)	/* global per-CPU system pool */
+#define PP_FLAG_ALLOW_UNREADABLE_NETMEM	BIT(3)	/* may hand out net_iov */
+#define PP_FLAG_ALL	(PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV | \
+			 PP_FLAG_SYSTEM_POOL | PP_FLAG_ALLOW_UNREADABLE_NETMEM)
+
+/*
+ * Alloc cache: 128 slots = a NAPI budget (64) of refills plus room for
+ * XDP_DROP direct recycles in the same poll; refilled 64 at a time from the
+ * ring or the page allocator.
+ */
+#define PP_ALLOC_CACHE_SIZE	128
+#define PP_ALLOC_CACHE_REFILL	64
+struct pp_alloc_cache {
+	u32 count;
+	netmem_ref cache[PP_ALLOC_CACHE_SIZE];
+};
+
+/* The ring: 1024 slots unless pool_size says otherwise, at most 16384. */
+#define PAGE_POOL_DEFAULT_RING_SIZE	1024
+#define PAGE_POOL_MAX_RING_SIZE		16384
+
+struct device;
+struct napi_struct;
+struct net_device;
+struct page_pool;
+struct memory_provider_ops;
+
+/* The XDP memory model's identity of an allocator (net/xdp.h uses this
+ * definition: page_pool_use_xdp_mem() reads it, and the XDP layer sits
+ * above page_pool). */
+struct xdp_mem_info {
+	u32 type;	/* enum xdp_mem_type */
+	u32 id;
+};
+
+struct page_pool_params_fast {
+	unsigned int order;		/* 2^order pages per allocation */
+	unsigned int pool_size;		/* ring size; 0 = 1024 */
+	int nid;			/* NUMA node; NUMA_NO_NODE allowed */
+	struct device *dev;		/* for DMA mapping */
+	struct napi_struct *napi;	/* sole consumer: enables napi-local recycling */
+	enum dma_data_direction dma_dir;
+	unsigned int max_len;		/* max bytes synced for device */
+	unsigned int offset;		/* where the device starts writing */
+};
+
+struct page_pool_params_slow {
+	struct net_device *netdev;	/* netlink visibility; NULL = invisible */
+	unsigned int queue_idx;		/* with PP_FLAG_ALLOW_UNREADABLE_NETMEM */
+	unsigned int flags;
+	/* private: for tests */
+	void (*init_callback)(netmem_ref netmem, void *arg);
+	void *init_arg;
+};
+
+/* The kernel wraps these in struct_group_tagged(); anonymous unions give
+ * the same two views: params.order and params.fast.order. */
+struct page_pool_params {
+	union {
+		struct page_pool_params_fast fast;
+		struct {
+			unsigned int order;
+			unsigned int pool_size;
+			int nid;
+			struct device *dev;
+			struct napi_struct *napi;
+			enum dma_data_direction dma_dir;
+			unsigned int max_len;
+			unsigned int offset;
+		};
+	};
+	union {
+		struct page_pool_params_slow slow;
+		struct {
+			struct net_device *netdev;
+			unsigned int queue_idx;
+			unsigned int flags;
+			void (*init_callback)(netmem_ref netmem, void *arg);
+			void *init_arg;
+		};
+	};
+};
+
+struct page_pool_alloc_stats {
+	u64 fast;		/* served from the alloc cache */
+	u64 slow;		/* slow-path calls that returned an order-0 page */
+	u64 slow_high_order;	/* high-order page allocations */
+	u64 empty;		/* ring empty when refilling: slow path forced */
+	u64 refill;		/* allocations that refilled the cache from the ring */
+	u64 waive;		/* ring pages released for a NUMA mismatch */
+};
+
+struct page_pool_recycle_stats {
+	u64 cached;		/* recycled into the alloc cache */
+	u64 cache_full;		/* direct recycle found the cache full */
+	u64 ring;		/* recycled into the ring */
+	u64 ring_full;		/* ring full: released to the page allocator */
+	u64 released_refcnt;	/* not recyclable (refcount != 1): released */
+};
+
+struct page_pool_stats {
+	struct page_pool_alloc_stats alloc_stats;
+	struct page_pool_recycle_stats recycle_stats;
+};
+
+/* Frag group: what page_pool_alloc_frag() carves pages with. */
+#define PAGE_POOL_FRAG_GROUP_ALIGN	(4 * sizeof(long))
+
+struct page_pool {
+	struct page_pool_params_fast p;
+
+	int cpuid;			/* per-CPU pool owner, -1 otherwise */
+	u32 pages_state_hold_cnt;	/* pages taken; consumer-written only */
+
+	bool has_init_callback:1;
+	bool dma_map:1;
+	bool dma_sync_for_cpu:1;
+	bool system:1;
+	bool dma_sync;			/* cleared by destroy, read under RCU */
+
+	struct {
+		long frag_users;
+		netmem_ref frag_page;
+		unsigned int frag_offset;
+	} __aligned(PAGE_POOL_FRAG_GROUP_ALIGN);
+
+	struct delayed_work release_dw;
+	void (*disconnect)(void *pool);
+	unsigned long defer_start;
+	unsigned long defer_warn;
+
+	u32 xdp_mem_id;
+
+	/*
+	 * Consumer-only statistics, on the cache line right before the alloc
+	 * cache: the fast path touches them with the cache. Direct recycles
+	 * (cached, cache_full) happen only in the consumer context, so they
+	 * are counted here instead of per CPU; page_pool_get_stats() adds
+	 * both up, with the kernel's meaning.
+	 */
+	struct {
+		struct page_pool_alloc_stats alloc_stats;
+		u64 cached;
+		u64 cache_full;
+	} ____cacheline_aligned_in_smp;
+
+	struct pp_alloc_cache alloc ____cacheline_aligned_in_smp;
+
+	/* Recycle ring: many producers under ring.producer_lock, the
+	 * consumer (refill) lock-free. */
+	struct ptr_ring ring;
+
+	void *mp_priv;
+	const struct memory_provider_ops *mp_ops;
+
+	struct page_pool_recycle_stats __percpu *recycle_stats;
+	atomic_t pages_state_release_cnt ____cacheline_aligned_in_smp;
+
+	/* Users: the driver, plus one per XDP memory-model registration. */
+	refcount_t user_cnt;
+	u64 destroy_cnt;
+
+	struct page_pool_params_slow slow;
+
+	/* Registry / introspection (netlink page-pool-get), under
+	 * page_pools_lock. */
+	struct {
+		struct hlist_node list;
+		u64 detach_time;
+		u32 napi_id;
+		u32 id;
+		struct list_head all;	/* every live pool */
+	} user;
+};
+
+_Static_assert(offsetof(struct page_pool, alloc) % SMP_CACHE_BYTES == 0,
+	       "the alloc cache starts a cache line");
+_Static_assert(offsetof(struct page_pool, alloc) - offsetof(struct page_pool, alloc_stats) ==
+	       SMP_CACHE_BYTES, "consumer stats sit on the line before the alloc cache");
+
+struct page_pool *page_pool_create(const struct page_pool_params *params);
+struct page_pool *page_pool_create_percpu(const struct page_pool_params *params, int cpuid);
+netmem_ref page_pool_alloc_netmems(struct page_pool *pool, gfp_t gfp);
+struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp);
+netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
+				       unsigned int size, gfp_t gfp);
+struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
+				  unsigned int size, gfp_t gfp);
+void page_pool_destroy(struct page_pool *pool);
+void page_pool_use_xdp_mem(struct page_pool *pool, void (*disconnect)(void *),
+			   const struct xdp_mem_info *mem);
+void page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
+				  unsigned int dma_sync_size, bool allow_direct);
+void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
+				unsigned int dma_sync_size, bool allow_direct);
+void page_pool_put_netmem_bulk(netmem_ref *data, u32 count);
+void page_pool_update_nid(struct page_pool *pool, int new_nid);
+void page_pool_disable_direct_recycling(struct page_pool *pool);
+void page_pool_enable_direct_recycling(struct page_pool *pool, struct napi_struct *napi);
+
+/* Accumulates (+=) into @stats, which the caller zeroes. */
+void page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *stats);
+int page_pool_ethtool_stats_get_count(void);
+u8 *page_pool_ethtool_stats_get_strings(u8 *data);
+u64 *page_pool_ethtool_stats_get(u64 *data, const void *stats);
+
+#endif /* _PP_NET_PAGE_POOL_TYPES_H */

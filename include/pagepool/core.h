@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * page_pool introspection and knobs that are pagepool's own: the netlink
+ * page-pool-get / page-pool-stats-get view as a C API (and as JSON), misuse
+ * counters, the deferred-release timing, and a memory provider over a
+ * preallocated region.
+ * Layer: core.
+ */
+#ifndef _PAGEPOOL_CORE_H
+#define _PAGEPOOL_CORE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <net/netmem.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct device;
+struct page_pool;
+struct page_pool_stats;
+struct pp_memory_provider_params;
+
+/*
+ * Deferred release after page_pool_destroy() with pages in flight: retry
+ * every @retry_ms (the kernel's DEFER_TIME, 1000 ms) and warn "stalled pool
+ * shutdown" every @warn_ms (DEFER_WARN_INTERVAL, 60 s) for pools user space
+ * cannot see. 0 keeps a value. Applies to retries scheduled afterwards.
+ */
+void pp_page_pool_set_defer_times(unsigned int retry_ms, unsigned int warn_ms);
+
+/* One pool as netlink's page-pool-get reports it. */
+struct pp_page_pool_info {
+	u32 id;
+	bool has_ifindex;	/* absent for invisible pools */
+	int ifindex;		/* lo's (1) once the device went away */
+	bool has_napi_id;
+	u32 napi_id;
+	u64 inflight;		/* pages allocated and not yet freed */
+	u64 inflight_mem;	/* bytes they hold */
+	bool has_detach_time;	/* present once the driver called destroy */
+	u64 detach_time;	/* CLOCK_BOOTTIME seconds */
+};
+
+u32 pp_page_pool_id(const struct page_pool *pool);
+/* 0 or -ENOENT. */
+int pp_page_pool_get_info(u32 id, struct pp_page_pool_info *info);
+/* page-pool-stats-get: accumulates into @stats. 0 or -ENOENT. */
+int pp_page_pool_get_stats_by_id(u32 id, struct page_pool_stats *stats);
+/* Call @cb for each live pool (including destroyed ones still waiting for
+ * pages), in id order; stops at a non-zero return and returns it. Runs
+ * under the registry lock: @cb must not create or destroy pools. */
+int pp_page_pool_for_each(int (*cb)(const struct pp_page_pool_info *info, void *arg),
+			  void *arg);
+/* The page-pool-get + page-pool-stats-get dumps as one JSON array. */
+int pp_page_pool_dump_json(FILE *out);
+
+/* Bad puts seen since start-up (each was also a WARN). */
+struct pp_page_pool_misuse {
+	unsigned long not_pp_page;	/* put of a page no pool owns */
+	unsigned long foreign_pool;	/* put naming the wrong pool */
+	unsigned long ref_underflow;	/* more pp references dropped than held */
+};
+void pp_page_pool_get_misuse(struct pp_page_pool_misuse *m);
+
+/*
+ * A memory provider of net_iovs over one preallocated, DMA-mapped region:
+ * the provider the tests and examples bind to an RX queue with
+ * net_mp_open_rxq(). @nr_niovs buffers of PAGE_SIZE, mapped once on @dev.
+ * ERR_PTR(-EINVAL / -ENOMEM / -EIO).
+ */
+struct pp_region_provider;
+struct pp_region_provider *pp_region_provider_create(struct device *dev,
+						     unsigned int nr_niovs);
+void pp_region_provider_params(struct pp_region_provider *rp,
+			       struct pp_memory_provider_params *p);
+/* Buffers currently free in the provider (not in any pool). */
+unsigned int pp_region_provider_free(const struct pp_region_provider *rp);
+/* CPU address of a net_iov of this provider (the region is host memory). */
+void *pp_region_provider_addr(const struct pp_region_provider *rp, netmem_ref netmem);
+/* -EBUSY while buffers are out or a pool still uses it. */
+int pp_region_provider_destroy(struct pp_region_provider *rp);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _PAGEPOOL_CORE_H */

@@ -1,0 +1,897 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * page_pool: creation, allocation (alloc cache, ring refill, slow path from
+ * the page allocator with DMA mapping), recycling (direct into the cache,
+ * through the ring, or back to the page allocator), bulk recycling,
+ * fragments, and the napi-local rule. The algorithm and its statistics are
+ * the kernel's (net/core/page_pool.c, netmem-based); destroy and the
+ * deferred release are in release.c, the registry in registry.c.
+ *
+ * Layout of responsibilities on the recycle path:
+ *   put (any context) -> __page_pool_put_page(): recyclable? sync for
+ *   device; direct -> alloc cache | else -> ring (producer lock) | ring full
+ *   or not recyclable -> ppcore_return_netmem() -> page allocator.
+ */
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+
+#include <linux/bottom_half.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/lockdep.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <net/page_pool/helpers.h>
+#include <net/page_pool/memory_provider.h>
+#include <net/page_pool/types.h>
+#include <pagepool/core.h>
+
+#include "core/core_internal.h"
+
+DEFINE_STATIC_KEY_FALSE(page_pool_mem_providers);
+
+/* Frag bias: a fresh frag page holds this many references, so that each
+ * fragment's put is one atomic and the page is drained once at the end. */
+#define BIAS_MAX	(LONG_MAX >> 1)
+
+/* System pools share one per-CPU statistics object, as in the kernel. */
+static struct page_pool_recycle_stats __percpu *pp_system_recycle_stats;
+static DEFINE_MUTEX(system_stats_lock);
+
+static bool page_pool_producer_lock(struct page_pool *pool)
+{
+	bool in_softirq = in_softirq();
+
+	if (in_softirq)
+		spin_lock(&pool->ring.producer_lock);
+	else
+		spin_lock_bh(&pool->ring.producer_lock);
+	return in_softirq;
+}
+
+static void page_pool_producer_unlock(struct page_pool *pool, bool in_softirq)
+{
+	if (in_softirq)
+		spin_unlock(&pool->ring.producer_lock);
+	else
+		spin_unlock_bh(&pool->ring.producer_lock);
+}
+
+static int page_pool_stats_init(struct page_pool *pool)
+{
+#ifdef CONFIG_PAGE_POOL_STATS
+	if (!(pool->slow.flags & PP_FLAG_SYSTEM_POOL)) {
+		pool->recycle_stats = alloc_percpu(struct page_pool_recycle_stats);
+		return pool->recycle_stats ? 0 : -ENOMEM;
+	}
+	mutex_lock(&system_stats_lock);
+	if (!pp_system_recycle_stats)
+		pp_system_recycle_stats = alloc_percpu(struct page_pool_recycle_stats);
+	pool->recycle_stats = pp_system_recycle_stats;
+	mutex_unlock(&system_stats_lock);
+	pool->system = true;
+	return pool->recycle_stats ? 0 : -ENOMEM;
+#else
+	pool->system = !!(pool->slow.flags & PP_FLAG_SYSTEM_POOL);
+	return 0;
+#endif
+}
+
+static void page_pool_stats_uninit(struct page_pool *pool)
+{
+#ifdef CONFIG_PAGE_POOL_STATS
+	if (!pool->system)
+		free_percpu(pool->recycle_stats);
+#endif
+}
+
+static int page_pool_init(struct page_pool *pool, const struct page_pool_params *params,
+			  int cpuid)
+{
+	unsigned int ring_qsize = PAGE_POOL_DEFAULT_RING_SIZE;
+	struct netdev_rx_queue *rxq;
+	int err;
+
+	memcpy(&pool->p, &params->fast, sizeof(pool->p));
+	memcpy(&pool->slow, &params->slow, sizeof(pool->slow));
+
+	pool->cpuid = cpuid;
+	pool->dma_sync_for_cpu = true;
+
+	if (pool->slow.flags & ~PP_FLAG_ALL)
+		return -EINVAL;
+
+	if (pool->p.pool_size)
+		ring_qsize = min(pool->p.pool_size, (unsigned int)PAGE_POOL_MAX_RING_SIZE);
+
+	/* DMA_FROM_DEVICE, or DMA_BIDIRECTIONAL for XDP_TX. */
+	if (pool->slow.flags & PP_FLAG_DMA_MAP) {
+		if (pool->p.dma_dir != DMA_FROM_DEVICE &&
+		    pool->p.dma_dir != DMA_BIDIRECTIONAL)
+			return -EINVAL;
+		if (!pool->p.dev)
+			return -EINVAL;
+		pool->dma_map = true;
+	}
+
+	if (pool->slow.flags & PP_FLAG_DMA_SYNC_DEV) {
+		/* Syncing for the device needs a mapping and a length. */
+		if (!(pool->slow.flags & PP_FLAG_DMA_MAP))
+			return -EINVAL;
+		if (!pool->p.max_len)
+			return -EINVAL;
+		pool->dma_sync = true;
+	}
+
+	pool->has_init_callback = !!pool->slow.init_callback;
+
+	err = page_pool_stats_init(pool);
+	if (err)
+		return err;
+
+	if (ptr_ring_init(&pool->ring, (int)ring_qsize, GFP_KERNEL) < 0) {
+		err = -ENOMEM;
+		goto err_free_stats;
+	}
+
+	atomic_set(&pool->pages_state_release_cnt, 0);
+	/* The driver calling page_pool_create() also calls page_pool_destroy(). */
+	refcount_set(&pool->user_cnt, 1);
+
+	if (pool->slow.flags & PP_FLAG_ALLOW_UNREADABLE_NETMEM) {
+		if (!pool->slow.netdev ||
+		    pool->slow.queue_idx >= pool->slow.netdev->num_rx_queues) {
+			err = -EINVAL;
+			goto err_free_ring;
+		}
+		rxq = __netif_get_rx_queue(pool->slow.netdev, pool->slow.queue_idx);
+		pool->mp_priv = rxq->mp_params.mp_priv;
+		pool->mp_ops = rxq->mp_params.mp_ops;
+	}
+
+	if (pool->mp_ops) {
+		if (!pool->dma_map || !pool->dma_sync) {
+			err = -EOPNOTSUPP;
+			goto err_free_ring;
+		}
+		if (WARN_ON(ppcore_mp_check_ops(pool->mp_ops))) {
+			err = -EFAULT;
+			goto err_free_ring;
+		}
+		err = pool->mp_ops->init(pool);
+		if (err) {
+			pr_warn("%s() mem-provider init failed %d\n", __func__, err);
+			goto err_free_ring;
+		}
+		static_branch_inc(&page_pool_mem_providers);
+	} else if (pool->p.order > MAX_PAGE_ORDER) {
+		err = -EINVAL;
+		goto err_free_ring;
+	}
+	return 0;
+
+err_free_ring:
+	ptr_ring_cleanup(&pool->ring, NULL);
+err_free_stats:
+	page_pool_stats_uninit(pool);
+	return err;
+}
+
+/* Undo page_pool_init() (the pool holds no pages any more). */
+void ppcore_uninit(struct page_pool *pool)
+{
+	ptr_ring_cleanup(&pool->ring, NULL);
+	page_pool_stats_uninit(pool);
+	if (pool->mp_ops) {
+		pool->mp_ops->destroy(pool);
+		static_branch_dec(&page_pool_mem_providers);
+	}
+}
+
+struct page_pool *page_pool_create_percpu(const struct page_pool_params *params, int cpuid)
+{
+	struct page_pool *pool;
+	int err;
+
+	pool = kzalloc_node(sizeof(*pool), GFP_KERNEL, params->nid);
+	if (!pool)
+		return ERR_PTR(-ENOMEM);
+
+	err = page_pool_init(pool, params, cpuid);
+	if (err < 0)
+		goto err_free;
+
+	err = page_pool_list(pool);
+	if (err)
+		goto err_uninit;
+
+	return pool;
+
+err_uninit:
+	ppcore_uninit(pool);
+err_free:
+	pr_warn("%s() gave up with errno %d\n", __func__, err);
+	kfree(pool);
+	return ERR_PTR(err);
+}
+
+struct page_pool *page_pool_create(const struct page_pool_params *params)
+{
+	return page_pool_create_percpu(params, -1);
+}
+
+/* Allocation. */
+
+/* Refill the empty alloc cache from the ring; returns one netmem or 0.
+ * Only the consumer runs this, so the ring's consumer side needs no lock. */
+static noinline netmem_ref page_pool_refill_alloc_cache(struct page_pool *pool)
+{
+	struct ptr_ring *r = &pool->ring;
+	netmem_ref netmem;
+	int pref_nid;
+
+	if (__ptr_ring_empty(r)) {
+		alloc_stat_inc(pool, empty);
+		return 0;
+	}
+
+	/* The consumer's node is stable while it runs (softirq in the kernel,
+	 * one thread per CPU id here). */
+	pref_nid = (pool->p.nid == NUMA_NO_NODE) ? numa_mem_id() : pool->p.nid;
+
+	do {
+		netmem = (netmem_ref)__ptr_ring_consume(r);
+		if (unlikely(!netmem))
+			break;
+		if (likely(netmem_is_pref_nid(netmem, pref_nid))) {
+			pool->alloc.cache[pool->alloc.count++] = netmem;
+		} else {
+			/* NUMA mismatch: give this one page back and let the
+			 * slow path allocate on the right node, which limits
+			 * the stress on the page allocator. */
+			ppcore_return_netmem(pool, netmem);
+			alloc_stat_inc(pool, waive);
+			netmem = 0;
+			break;
+		}
+	} while (pool->alloc.count < PP_ALLOC_CACHE_REFILL);
+
+	if (likely(pool->alloc.count > 0)) {
+		netmem = pool->alloc.cache[--pool->alloc.count];
+		alloc_stat_inc(pool, refill);
+	}
+	return netmem;
+}
+
+static void __page_pool_dma_sync_for_device(const struct page_pool *pool,
+					    netmem_ref netmem, u32 dma_sync_size)
+{
+	dma_addr_t dma_addr = page_pool_get_dma_addr_netmem(netmem);
+
+	dma_sync_size = min(dma_sync_size, pool->p.max_len);
+	__dma_sync_single_for_device(pool->p.dev, dma_addr + pool->p.offset,
+				     dma_sync_size, pool->p.dma_dir);
+}
+
+/* dma_sync is cleared by destroy; re-check it inside an RCU section so the
+ * destroy path can wait for syncs in progress before it unmaps. */
+static __always_inline void page_pool_dma_sync_for_device(const struct page_pool *pool,
+							   netmem_ref netmem,
+							   u32 dma_sync_size)
+{
+	if (READ_ONCE(pool->dma_sync) && dma_dev_need_sync(pool->p.dev)) {
+		rcu_read_lock();
+		if (READ_ONCE(pool->dma_sync))
+			__page_pool_dma_sync_for_device(pool, netmem, dma_sync_size);
+		rcu_read_unlock();
+	}
+}
+
+static bool page_pool_dma_map(struct page_pool *pool, netmem_ref netmem, gfp_t gfp)
+{
+	dma_addr_t dma;
+
+	(void)gfp;
+	/* Map once for the page's whole life in the pool; the sync is ours. */
+	dma = dma_map_page_attrs(pool->p.dev, netmem_to_page(netmem), 0,
+				 PAGE_SIZE << pool->p.order, pool->p.dma_dir,
+				 DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+	if (dma_mapping_error(pool->p.dev, dma))
+		return false;
+
+	if (page_pool_set_dma_addr_netmem(netmem, dma)) {
+		WARN_ONCE(1, "unexpected DMA address");
+		dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
+				     pool->p.dma_dir,
+				     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+		return false;
+	}
+
+	/* A fresh mapping is synced for the whole area the device may use. */
+	page_pool_dma_sync_for_device(pool, netmem, pool->p.max_len);
+	return true;
+}
+
+void page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem)
+{
+	netmem_set_pp(netmem, pool);
+	netmem_or_pp_magic(netmem, PP_SIGNATURE);
+	/* Every page starts as one fragment (see page_pool_unref_netmem()). */
+	page_pool_fragment_netmem(netmem, 1);
+	if (pool->has_init_callback)
+		pool->slow.init_callback(netmem, pool->slow.init_arg);
+}
+
+void page_pool_clear_pp_info(netmem_ref netmem)
+{
+	netmem_clear_pp_magic(netmem);
+	netmem_set_pp(netmem, NULL);
+}
+
+static inline void page_pool_hold_inc(struct page_pool *pool)
+{
+	/* Written by the consumer only; read by destroy and introspection. */
+	WRITE_ONCE(pool->pages_state_hold_cnt, pool->pages_state_hold_cnt + 1);
+}
+
+static struct page *__page_pool_alloc_page_order(struct page_pool *pool, gfp_t gfp)
+{
+	struct page *page;
+
+	gfp |= __GFP_COMP;
+	page = alloc_pages_node(pool->p.nid, gfp, pool->p.order);
+	if (unlikely(!page))
+		return NULL;
+
+	if (pool->dma_map && unlikely(!page_pool_dma_map(pool, page_to_netmem(page), gfp))) {
+		put_page(page);
+		return NULL;
+	}
+
+	alloc_stat_inc(pool, slow_high_order);
+	page_pool_set_pp_info(pool, page_to_netmem(page));
+	page_pool_hold_inc(pool);
+	return page;
+}
+
+/* The cache is empty: bulk-allocate PP_ALLOC_CACHE_REFILL pages, map each
+ * once, keep them in the cache and hand out the last one. */
+static noinline netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp)
+{
+	const int bulk = PP_ALLOC_CACHE_REFILL;
+	unsigned int pp_order = pool->p.order;
+	bool dma_map = pool->dma_map;
+	netmem_ref netmem;
+	int i, nr_pages;
+
+	/* From NAPI a failure report is useless: never warn. */
+	if ((gfp & GFP_ATOMIC) == GFP_ATOMIC)
+		gfp |= __GFP_NOWARN;
+
+	if (unlikely(pp_order))
+		return page_to_netmem(__page_pool_alloc_page_order(pool, gfp));
+
+	if (unlikely(pool->alloc.count > 0))
+		return pool->alloc.cache[--pool->alloc.count];
+
+	/* alloc_pages_bulk_node() fills the NULL slots. */
+	memset(&pool->alloc.cache, 0, sizeof(void *) * bulk);
+	nr_pages = (int)alloc_pages_bulk_node(gfp, pool->p.nid, bulk,
+					      (struct page **)pool->alloc.cache);
+	if (unlikely(!nr_pages))
+		return 0;
+
+	for (i = 0; i < nr_pages; i++) {
+		netmem = pool->alloc.cache[i];
+		if (dma_map && unlikely(!page_pool_dma_map(pool, netmem, gfp))) {
+			put_page(netmem_to_page(netmem));
+			continue;
+		}
+		page_pool_set_pp_info(pool, netmem);
+		pool->alloc.cache[pool->alloc.count++] = netmem;
+		page_pool_hold_inc(pool);
+	}
+
+	if (likely(pool->alloc.count > 0)) {
+		netmem = pool->alloc.cache[--pool->alloc.count];
+		alloc_stat_inc(pool, slow);
+	} else {
+		netmem = 0;
+	}
+	return netmem;
+}
+
+/* Everything page_pool_alloc_netmems() does past its inline fast path. */
+netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp)
+{
+	netmem_ref netmem;
+
+	/* Allocating from a destroyed pool would take pages nobody will
+	 * ever free (the cache was emptied for the last time). */
+	if (WARN(READ_ONCE(pool->destroy_cnt), "page_pool %u: allocation after destroy",
+		 pool->user.id))
+		return 0;
+	if (pool->alloc.count) {
+		netmem = pool->alloc.cache[--pool->alloc.count];
+		alloc_stat_inc(pool, fast);
+	} else {
+		netmem = page_pool_refill_alloc_cache(pool);
+	}
+	if (!netmem) {
+		if (static_branch_unlikely(&page_pool_mem_providers) && pool->mp_ops)
+			netmem = pool->mp_ops->alloc_netmems(pool, gfp);
+		else
+			netmem = __page_pool_alloc_netmems_slow(pool, gfp);
+		if (!netmem)
+			return 0;
+	}
+	/* Pages in the pool have pp_ref_count 0; the caller gets one ref. */
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+	return netmem;
+}
+
+/* The exported bodies; calls go to the inline copies in helpers.h. */
+netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
+{
+	u32 count = pool->alloc.count;
+
+	if (likely(count)) {
+		netmem_ref netmem = pool->alloc.cache[--count];
+
+		pool->alloc.count = count;
+		__pp_consumer_stat_inc(pool->alloc_stats.fast);
+		atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+		return netmem;
+	}
+	return __page_pool_alloc_netmems_slow_path(pool, gfp);
+}
+
+struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
+{
+	return netmem_to_page(page_pool_alloc_netmems(pool, gfp));
+}
+
+/* Recycling. */
+
+static bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem)
+{
+	bool in_softirq, ret;
+
+	/* Mark it "in the pool" before the consumer can see it. */
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	in_softirq = page_pool_producer_lock(pool);
+	ret = !__ptr_ring_produce(&pool->ring, (void *)netmem);
+	if (ret)
+		recycle_stat_inc(pool, ring);
+	page_pool_producer_unlock(pool, in_softirq);
+	return ret;
+}
+
+/* Caller MUST be the consumer context and have checked recyclability. */
+static bool page_pool_recycle_in_cache(netmem_ref netmem, struct page_pool *pool)
+{
+	if (unlikely(pool->alloc.count == PP_ALLOC_CACHE_SIZE)) {
+		__pp_consumer_stat_inc(pool->cache_full);
+		return false;
+	}
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	pool->alloc.cache[pool->alloc.count++] = netmem;
+	__pp_consumer_stat_inc(pool->cached);
+	return true;
+}
+
+static bool __page_pool_page_can_be_recycled(netmem_ref netmem)
+{
+	return netmem_is_net_iov(netmem) ||
+	       (page_ref_count(netmem_to_page(netmem)) == 1 &&
+		!page_is_pfmemalloc(netmem_to_page(netmem)));
+}
+
+/* Recycle into the cache if allowed; returns the netmem when it should go
+ * to the ring, 0 when it was dealt with. */
+static __always_inline netmem_ref __page_pool_put_page(struct page_pool *pool, netmem_ref netmem,
+						       unsigned int dma_sync_size,
+						       bool allow_direct)
+{
+	lockdep_assert_no_hardirq();
+
+	/* refcount 1: page_pool owns it and can recycle it; a pfmemalloc
+	 * page came from the emergency reserves and must go back. */
+	if (likely(__page_pool_page_can_be_recycled(netmem))) {
+		page_pool_dma_sync_for_device(pool, netmem, dma_sync_size);
+		if (allow_direct && page_pool_recycle_in_cache(netmem, pool))
+			return 0;
+		return netmem;
+	}
+
+	/* The user holds extra page references (refcount-based recycling
+	 * tricks): unmap and release it, the last put_page() frees it. */
+	recycle_stat_inc(pool, released_refcnt);
+	ppcore_return_netmem(pool, netmem);
+	return 0;
+}
+
+/*
+ * May the caller use the lockless alloc cache although it did not say so?
+ * Yes if it runs in softirq on the CPU that owns the pool: the per-CPU
+ * pool's CPU, or the CPU whose poll list holds the pool's NAPI right now.
+ */
+static bool page_pool_napi_local(const struct page_pool *pool)
+{
+	const struct napi_struct *napi;
+	int cpuid;
+
+	if (unlikely(!in_softirq()))
+		return false;
+
+	cpuid = smp_processor_id();
+	if (READ_ONCE(pool->cpuid) == cpuid)
+		return true;
+
+	napi = READ_ONCE(pool->p.napi);
+	return napi && READ_ONCE(napi->list_owner) == cpuid;
+}
+
+void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem,
+				       unsigned int dma_sync_size, bool allow_direct)
+{
+	struct page_pool *owner = netmem_get_pp(netmem);
+
+	if (unlikely(owner != pool)) {
+		/* The last reference is already dropped: hand the netmem to
+		 * the pool that owns it, if any. */
+		__page_pool_put_misdirected(pool, netmem, dma_sync_size, false);
+		return;
+	}
+
+	if (!allow_direct)
+		allow_direct = page_pool_napi_local(pool);
+
+	netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
+	if (netmem && !page_pool_recycle_in_ring(pool, netmem)) {
+		/* Ring full: back to the page allocator. */
+		recycle_stat_inc(pool, ring_full);
+		ppcore_return_netmem(pool, netmem);
+	}
+}
+
+void (page_pool_put_unrefed_netmem)(struct page_pool *pool, netmem_ref netmem,
+				    unsigned int dma_sync_size, bool allow_direct)
+{
+	if (allow_direct && __page_pool_recycle_direct_fast(pool, netmem))
+		return;
+	__page_pool_put_unrefed_slow_path(pool, netmem, dma_sync_size, allow_direct);
+}
+
+void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
+				unsigned int dma_sync_size, bool allow_direct)
+{
+	page_pool_put_unrefed_netmem(pool, page_to_netmem(page), dma_sync_size, allow_direct);
+}
+
+static bool netmem_is_pp(netmem_ref netmem)
+{
+	return (READ_ONCE(__netmem_clear_lsb(netmem)->pp_magic) & PP_MAGIC_MASK) == PP_SIGNATURE;
+}
+
+/* A put that names the wrong pool. Nothing is freed here that the pool
+ * does not own: a page that is no pool's (never was, or already given back
+ * to the page allocator) is left alone; another pool's page goes home. */
+void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
+				 unsigned int dma_sync_size, bool allow_direct)
+{
+	struct page_pool *owner;
+
+	(void)allow_direct;
+	if (!netmem || !netmem_is_pp(netmem) || !(owner = netmem_get_pp(netmem))) {
+		/* @pool may be gone already (a put after destroy): only its
+		 * address is printed, it is never dereferenced here. */
+		ppcore_count_misuse(PPCORE_MISUSE_NOT_PP_PAGE);
+		WARN(1, "page_pool %p: put of a page that no page_pool owns (%#lx)",
+		     (void *)pool, (unsigned long)netmem);
+		return;
+	}
+	ppcore_count_misuse(PPCORE_MISUSE_FOREIGN_POOL);
+	WARN(1, "page_pool %p: put of a page of page_pool %u; returned to its owner",
+	     (void *)pool, pp_page_pool_id(owner));
+	/* Never direct: we are not the owner's consumer. */
+	page_pool_put_netmem(owner, netmem, dma_sync_size, false);
+}
+
+void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret)
+{
+	/* Undo, so the count stays meaningful for the real last user. */
+	atomic_long_add(nr, netmem_get_pp_ref_count_ref(netmem));
+	ppcore_count_misuse(PPCORE_MISUSE_REF_UNDERFLOW);
+	WARN(1, "page_pool: pp_ref_count underflow (%ld) on %#lx: double put?",
+	     ret, (unsigned long)netmem);
+}
+
+/* Bulk. */
+
+static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
+{
+	bool in_softirq;
+	u32 i;
+
+	for (i = 0; i < bulk_len; i++)
+		atomic_long_set(netmem_get_pp_ref_count_ref(bulk[i]), 0);
+
+	in_softirq = page_pool_producer_lock(pool);
+	for (i = 0; i < bulk_len; i++) {
+		if (__ptr_ring_produce(&pool->ring, (void *)bulk[i])) {
+			recycle_stat_inc(pool, ring_full);
+			break;
+		}
+	}
+	recycle_stat_add(pool, ring, i);
+	page_pool_producer_unlock(pool, in_softirq);
+
+	/* Ring full: free the rest outside the lock (put_page can be slow). */
+	for (; i < bulk_len; i++)
+		ppcore_return_netmem(pool, bulk[i]);
+}
+
+/*
+ * page_pool_put_netmem_bulk() - drop a reference on each of @count netmems,
+ * which may belong to different pools: one producer-lock round per pool.
+ * @data is overwritten.
+ */
+void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
+{
+	u32 bulk_len = 0, i;
+
+	for (i = 0; i < count; i++) {
+		netmem_ref netmem = netmem_compound_head(data[i]);
+
+		if (unlikely(!netmem_is_pp(netmem) || !netmem_get_pp(netmem))) {
+			ppcore_count_misuse(PPCORE_MISUSE_NOT_PP_PAGE);
+			WARN(1, "page_pool: bulk put of a page no page_pool owns (%#lx)",
+			     (unsigned long)netmem);
+			continue;
+		}
+		if (page_pool_unref_and_test(netmem))
+			data[bulk_len++] = netmem;
+	}
+
+	count = bulk_len;
+	while (count) {
+		netmem_ref bulk[PAGE_POOL_BULK_SIZE];
+		struct page_pool *pool = NULL;
+		bool allow_direct = false;
+		u32 foreign = 0;
+
+		bulk_len = 0;
+		for (i = 0; i < count; i++) {
+			netmem_ref netmem = data[i];
+			struct page_pool *netmem_pp = netmem_get_pp(netmem);
+
+			if (unlikely(!pool)) {
+				pool = netmem_pp;
+				allow_direct = page_pool_napi_local(pool);
+			} else if (netmem_pp != pool) {
+				/* Another pool's: next round. */
+				data[foreign++] = netmem;
+				continue;
+			}
+			netmem = __page_pool_put_page(pool, netmem, -1, allow_direct);
+			if (netmem)
+				bulk[bulk_len++] = netmem;
+			if (bulk_len == PAGE_POOL_BULK_SIZE) {
+				page_pool_recycle_ring_bulk(pool, bulk, bulk_len);
+				bulk_len = 0;
+			}
+		}
+		if (bulk_len)
+			page_pool_recycle_ring_bulk(pool, bulk, bulk_len);
+		count = foreign;
+	}
+}
+
+/* Fragments. */
+
+static netmem_ref page_pool_drain_frag(struct page_pool *pool, netmem_ref netmem)
+{
+	long drain_count = BIAS_MAX - pool->frag_users;
+
+	/* Some user still holds a fragment. */
+	if (likely(page_pool_unref_netmem(netmem, drain_count)))
+		return 0;
+
+	if (__page_pool_page_can_be_recycled(netmem)) {
+		page_pool_dma_sync_for_device(pool, netmem, -1);
+		return netmem;
+	}
+	ppcore_return_netmem(pool, netmem);
+	return 0;
+}
+
+void ppcore_free_frag(struct page_pool *pool)
+{
+	long drain_count = BIAS_MAX - pool->frag_users;
+	netmem_ref netmem = pool->frag_page;
+
+	pool->frag_page = 0;
+	if (!netmem || page_pool_unref_netmem(netmem, drain_count))
+		return;
+	ppcore_return_netmem(pool, netmem);
+}
+
+netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
+				       unsigned int size, gfp_t gfp)
+{
+	unsigned int max_size = PAGE_SIZE << pool->p.order;
+	netmem_ref netmem = pool->frag_page;
+
+	if (WARN_ON(size > max_size))
+		return 0;
+
+	size = ALIGN(size, dma_get_cache_alignment());
+	*offset = pool->frag_offset;
+
+	if (netmem && *offset + size > max_size) {
+		netmem = page_pool_drain_frag(pool, netmem);
+		if (netmem) {
+			/* The last user gave it back: reuse it in place. */
+			__pp_consumer_stat_inc(pool->cached);
+			alloc_stat_inc(pool, fast);
+			goto frag_reset;
+		}
+	}
+
+	if (!netmem) {
+		netmem = page_pool_alloc_netmems(pool, gfp);
+		if (unlikely(!netmem)) {
+			pool->frag_page = 0;
+			return 0;
+		}
+		pool->frag_page = netmem;
+frag_reset:
+		pool->frag_users = 1;
+		*offset = 0;
+		pool->frag_offset = size;
+		page_pool_fragment_netmem(netmem, BIAS_MAX);
+		return netmem;
+	}
+
+	pool->frag_users++;
+	pool->frag_offset = *offset + size;
+	return netmem;
+}
+
+struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
+				  unsigned int size, gfp_t gfp)
+{
+	return netmem_to_page(page_pool_alloc_frag_netmem(pool, offset, size, gfp));
+}
+
+/* Direct recycling and NUMA. */
+
+void page_pool_enable_direct_recycling(struct page_pool *pool, struct napi_struct *napi)
+{
+	if (READ_ONCE(pool->p.napi) == napi)
+		return;
+	WARN_ON(!napi || pool->p.napi);
+
+	mutex_lock(&page_pools_lock);
+	WRITE_ONCE(pool->p.napi, napi);
+	mutex_unlock(&page_pools_lock);
+}
+
+void page_pool_disable_direct_recycling(struct page_pool *pool)
+{
+	/* Paired with READ_ONCE() in page_pool_napi_local(). */
+	WRITE_ONCE(pool->cpuid, -1);
+
+	if (!pool->p.napi)
+		return;
+
+	napi_assert_will_not_race(pool->p.napi);
+
+	mutex_lock(&page_pools_lock);
+	WRITE_ONCE(pool->p.napi, NULL);
+	mutex_unlock(&page_pools_lock);
+}
+
+/* Caller provides the consumer context (NAPI). */
+void page_pool_update_nid(struct page_pool *pool, int new_nid)
+{
+	netmem_ref netmem;
+
+	pool->p.nid = new_nid;
+	/* Flush the cache; ring pages are filtered lazily at refill (waive). */
+	while (pool->alloc.count) {
+		netmem = pool->alloc.cache[--pool->alloc.count];
+		ppcore_return_netmem(pool, netmem);
+	}
+}
+
+/* Releasing a page to the page allocator, and inflight accounting. */
+
+static void __page_pool_release_netmem_dma(struct page_pool *pool, netmem_ref netmem)
+{
+	dma_addr_t dma;
+
+	if (!pool->dma_map)
+		return;
+	dma = page_pool_get_dma_addr_netmem(netmem);
+	dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
+			     pool->p.dma_dir,
+			     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+	page_pool_set_dma_addr_netmem(netmem, 0);
+}
+
+/*
+ * The netmem leaves the pool for good: unmap (or hand it to its memory
+ * provider), count the release, and put the page. After the release count
+ * moves, a concurrent destroy may free the pool: do not touch it again.
+ */
+void ppcore_return_netmem(struct page_pool *pool, netmem_ref netmem)
+{
+	bool put = true;
+
+	if (static_branch_unlikely(&page_pool_mem_providers) && pool->mp_ops)
+		put = pool->mp_ops->release_netmem(pool, netmem);
+	else
+		__page_pool_release_netmem_dma(pool, netmem);
+
+	/* Release ordering pairs with the acquire in page_pool_inflight(): the
+	 * thread that sees this count and frees the pool sees our accesses to
+	 * it as done. */
+	atomic_inc_return(&pool->pages_state_release_cnt);
+
+	if (put) {
+		page_pool_clear_pp_info(netmem);
+		put_page(netmem_to_page(netmem));
+	}
+}
+
+/* Serial-number distance of two u32 counters, valid below 2^31. */
+#define _distance(a, b)	((s32)((a) - (b)))
+
+s32 page_pool_inflight(const struct page_pool *pool, bool strict)
+{
+	u32 release_cnt = (u32)atomic_read_acquire(&pool->pages_state_release_cnt);
+	u32 hold_cnt = READ_ONCE(pool->pages_state_hold_cnt);
+	s32 inflight = _distance(hold_cnt, release_cnt);
+
+	if (strict)
+		WARN(inflight < 0, "Negative(%d) inflight packet-pages", inflight);
+	else
+		inflight = max(0, inflight);
+	return inflight;
+}
+
+void page_pool_use_xdp_mem(struct page_pool *pool, void (*disconnect)(void *),
+			   const struct xdp_mem_info *mem)
+{
+	refcount_inc(&pool->user_cnt);
+	pool->disconnect = disconnect;
+	pool->xdp_mem_id = mem->id;
+}
+
+/* Memory-provider hooks for net_iovs. */
+
+bool net_mp_niov_set_dma_addr(struct net_iov *niov, dma_addr_t addr)
+{
+	return page_pool_set_dma_addr_netmem(net_iov_to_netmem(niov), addr);
+}
+
+void net_mp_niov_set_page_pool(struct page_pool *pool, struct net_iov *niov)
+{
+	netmem_ref netmem = net_iov_to_netmem(niov);
+
+	page_pool_set_pp_info(pool, netmem);
+	page_pool_hold_inc(pool);
+}
+
+void net_mp_niov_clear_page_pool(struct net_iov *niov)
+{
+	page_pool_clear_pp_info(net_iov_to_netmem(niov));
+}

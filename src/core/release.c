@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * page_pool destroy: drop the driver's reference, stop direct recycling,
+ * give back the frag page, scrub (empty the alloc cache once, stop DMA
+ * syncs, empty the ring), and free the pool when no page is in flight;
+ * otherwise retry from delayed work until the last page comes home,
+ * warning periodically about pools user space cannot see.
+ *
+ * Lifetime rule: the pool is freed by whichever release finds
+ * inflight == 0, and only after taking the producer lock once, so a
+ * recycler still inside page_pool_recycle_in_ring() (which holds that
+ * lock) has left it (the kernel's fix for the syzbot UAF, 271683bb2cf3).
+ */
+
+#include <linux/jiffies.h>
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <net/page_pool/helpers.h>
+#include <pagepool/core.h>
+
+#include "core/core_internal.h"
+
+unsigned int ppcore_defer_time_ms = 1000;	/* DEFER_TIME */
+unsigned int ppcore_defer_warn_ms = 60 * 1000;	/* DEFER_WARN_INTERVAL */
+
+void pp_page_pool_set_defer_times(unsigned int retry_ms, unsigned int warn_ms)
+{
+	if (retry_ms)
+		WRITE_ONCE(ppcore_defer_time_ms, retry_ms);
+	if (warn_ms)
+		WRITE_ONCE(ppcore_defer_warn_ms, warn_ms);
+}
+
+static unsigned long defer_time(void)
+{
+	return msecs_to_jiffies(READ_ONCE(ppcore_defer_time_ms));
+}
+
+static unsigned long defer_warn_interval(void)
+{
+	return msecs_to_jiffies(READ_ONCE(ppcore_defer_warn_ms));
+}
+
+static void page_pool_empty_ring(struct page_pool *pool)
+{
+	netmem_ref netmem;
+
+	while ((netmem = (netmem_ref)ptr_ring_consume_bh(&pool->ring))) {
+		/* Pages in the ring are owned by the pool alone. */
+		if (netmem_ref_count(netmem) != 1)
+			pr_crit("%s() page_pool refcnt %d violation\n", __func__,
+				netmem_ref_count(netmem));
+		ppcore_return_netmem(pool, netmem);
+	}
+}
+
+static void __page_pool_destroy(struct page_pool *pool)
+{
+	if (pool->disconnect)
+		pool->disconnect(pool);
+	page_pool_unlist(pool);
+	ppcore_uninit(pool);
+	kfree(pool);
+}
+
+static void page_pool_empty_alloc_cache_once(struct page_pool *pool)
+{
+	netmem_ref netmem;
+
+	if (pool->destroy_cnt)
+		return;
+	/* The consumer is gone (the driver's contract for destroy). */
+	while (pool->alloc.count) {
+		netmem = pool->alloc.cache[--pool->alloc.count];
+		ppcore_return_netmem(pool, netmem);
+	}
+}
+
+static void page_pool_scrub(struct page_pool *pool)
+{
+	page_pool_empty_alloc_cache_once(pool);
+	WRITE_ONCE(pool->destroy_cnt, pool->destroy_cnt + 1);
+	if (pool->destroy_cnt == 1 && pool->dma_map && READ_ONCE(pool->dma_sync)) {
+		/* Stop syncing for the device, and let every recycler that
+		 * saw the old value finish its sync before anything is
+		 * unmapped (they sync inside an RCU read section). */
+		WRITE_ONCE(pool->dma_sync, false);
+		if (dma_dev_need_sync(pool->p.dev))
+			synchronize_net();
+	}
+	/* No consumer any more, but producers may still be adding. */
+	page_pool_empty_ring(pool);
+}
+
+/* Returns the pages still in flight; 0 means the pool was freed. */
+static int page_pool_release(struct page_pool *pool)
+{
+	bool in_softirq = in_softirq();
+	int inflight;
+
+	page_pool_scrub(pool);
+	inflight = page_pool_inflight(pool, true);
+	/* Wait for producers still inside the ring's critical section. */
+	if (in_softirq)
+		spin_lock(&pool->ring.producer_lock);
+	else
+		spin_lock_bh(&pool->ring.producer_lock);
+	if (in_softirq)
+		spin_unlock(&pool->ring.producer_lock);
+	else
+		spin_unlock_bh(&pool->ring.producer_lock);
+	if (!inflight)
+		__page_pool_destroy(pool);
+	return inflight;
+}
+
+static void page_pool_release_retry(struct work_struct *wq)
+{
+	struct delayed_work *dwq = to_delayed_work(wq);
+	struct page_pool *pool = container_of(dwq, struct page_pool, release_dw);
+	void *netdev;
+	int inflight;
+
+	inflight = page_pool_release(pool);
+	/* 0: freed. Negative: an accounting bug; it never recovers. */
+	if (inflight <= 0)
+		return;
+
+	/* Periodic warning, only for pools user space cannot see. */
+	netdev = READ_ONCE(pool->slow.netdev);
+	if (time_after_eq(jiffies, pool->defer_warn) &&
+	    (!netdev || netdev == NET_PTR_POISON)) {
+		int sec = (s32)((u32)jiffies - (u32)pool->defer_start) / HZ;
+
+		pr_warn("%s() stalled pool shutdown: id %u, %d inflight %d sec\n",
+			__func__, pool->user.id, inflight, sec);
+		pool->defer_warn = jiffies + defer_warn_interval();
+	}
+
+	schedule_delayed_work(&pool->release_dw, defer_time());
+}
+
+void page_pool_destroy(struct page_pool *pool)
+{
+	if (!pool)
+		return;
+	if (!page_pool_put(pool))
+		return;
+
+	page_pool_disable_direct_recycling(pool);
+	ppcore_free_frag(pool);
+
+	if (!page_pool_release(pool))
+		return;
+
+	page_pool_detached(pool);
+	pool->defer_start = jiffies;
+	pool->defer_warn = jiffies + defer_warn_interval();
+
+	INIT_DELAYED_WORK(&pool->release_dw, page_pool_release_retry);
+	schedule_delayed_work(&pool->release_dw, defer_time());
+}
