@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Simulated devices: creation, reference counting, driver bind and unbind,
+ * DMA masks, statistics and the trace hook.
+ *
+ * The interesting part is unbind. In the kernel, device_release_driver()
+ * detaches the IOMMU domain, and a page unmapped later through that device
+ * dereferences the dead domain ("kernel crash at iommu_get_dma_domain",
+ * the bug behind page_pool's inflight-page tracking). Here every DMA call
+ * runs inside an op section, and unbind waits for the open sections before
+ * it tears anything down, so a call either completes against the old
+ * binding or finds the device unbound and reports a use after unbind.
+ * Layer: dma.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/err.h>
+#include <linux/numa.h>
+#include <linux/processor.h>
+#include <linux/slab.h>
+
+#include "dma_internal.h"
+
+/*
+ * Binding protocol.
+ *
+ * Ops (mapping.c):                      Unbind (ppdma_unbind):
+ *   A0  active++          (seq_cst)       U0  bound = 0          (seq_cst)
+ *       b = bound         (seq_cst)       U1  for each slot: wait until
+ *       if b: use d->domain, d->dbg               active == 0 (acquire)
+ *   R0  active--          (release)       U2  debug leak check, detach
+ *
+ * An op that read bound == 1 did its A0 before U0 in the single total
+ * order of sequentially consistent operations, so U1's first read of that
+ * slot already counts it, and U1 only moves on once the op's R0 brought
+ * the count back to zero: everything the op did happens before U2 frees
+ * the domain. An op whose A0 came after U0 reads bound == 0 and touches
+ * nothing. Bind publishes a new domain before its seq_cst store of
+ * bound = 1, which ops read with a seq_cst (so acquire) load.
+ *
+ * Which operations may run concurrently on one device:
+ *                    map/unmap/sync/rw   bind/unbind   get/put_device
+ *   map/unmap/sync/rw       yes              yes            yes
+ *   bind/unbind             yes       no (bind_lock)        yes
+ *   last put_device         NO               NO             -
+ *
+ * The read side costs two uncontended atomic RMWs on the thread's own
+ * slot, so the direct backend's map/unmap stays in the tens of ns; the
+ * writer spins, which is fine for an operation as rare as unbind. The trace
+ * hook runs after the section closes, so it may unbind; a print callback
+ * reached from a violation report runs inside one and MUST NOT (unbind
+ * would wait for itself).
+ */
+
+__thread unsigned int ppdma_slot_idx __attribute__((tls_model("initial-exec"))) = UINT_MAX;
+static unsigned int ppdma_slot_next;
+static unsigned long ppdma_dev_ids;
+
+unsigned int ppdma_slot_assign(void)
+{
+	unsigned int i = __atomic_fetch_add(&ppdma_slot_next, 1, __ATOMIC_RELAXED);
+
+	ppdma_slot_idx = i % PPDMA_NR_SLOTS;
+	return ppdma_slot_idx;
+}
+
+/* U1: wait until no op section that may have seen the old binding is
+ * open. New sections see bound == 0 and close at once, so this ends. */
+static void ppdma_wait_for_ops(struct pp_dma_dev *d)
+{
+	unsigned int i, spins;
+
+	for (i = 0; i < PPDMA_NR_SLOTS; i++) {
+		spins = 0;
+		/* Paired with R0 (release) in ppdma_op_end(). */
+		while (__atomic_load_n(&d->slots[i].active, __ATOMIC_SEQ_CST)) {
+			if (++spins < 64)
+				cpu_relax();
+			else
+				sched_yield();
+		}
+	}
+}
+
+static long ppdma_net_maps(const struct pp_dma_dev *d)
+{
+	long net = 0;
+	unsigned int i;
+
+	for (i = 0; i < PPDMA_NR_SLOTS; i++)
+		net += (long)(__atomic_load_n(&d->slots[i].maps, __ATOMIC_RELAXED) -
+			      __atomic_load_n(&d->slots[i].unmaps, __ATOMIC_RELAXED));
+	return net;
+}
+
+/* Caller holds bind_lock and the driver is bound. */
+static void ppdma_unbind(struct pp_dma_dev *d)
+{
+	/* U0: from here on, new op sections find the device unbound. */
+	__atomic_store_n(&d->bound, 0, __ATOMIC_SEQ_CST);
+	ppdma_wait_for_ops(d);
+
+	/* U2: no op touches the binding any more. */
+	if (d->debug)
+		ppdma_debug_unbind(d);
+	__atomic_store_n(&d->live_base, ppdma_net_maps(d), __ATOMIC_RELAXED);
+	d->be->detach(d);
+	d->domain = NULL;
+}
+
+/* Caller holds bind_lock and the driver is not bound. */
+static int ppdma_bind(struct pp_dma_dev *d)
+{
+	int err = d->be->attach(d);
+
+	if (err)
+		return err;
+	/* Publishes d->domain to ops that read bound == 1. */
+	__atomic_store_n(&d->bound, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static void ppdma_free(struct pp_dma_dev *d)
+{
+	if (d->debug)
+		ppdma_debug_free(d);
+	pthread_mutex_destroy(&d->bind_lock);
+	kfree(d->name);
+	kfree(d);
+}
+
+struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
+				unsigned int flags)
+{
+	const struct ppdma_backend *be;
+	struct pp_dma_dev *d;
+	char auto_name[32];
+	size_t len;
+	int err;
+
+	switch (backend) {
+	case PP_DMA_DIRECT:
+		be = &ppdma_direct_backend;
+		break;
+	case PP_DMA_IOMMU:
+		be = &ppdma_iommu_backend;
+		break;
+	default:
+		return ERR_PTR(-EINVAL);
+	}
+	if (flags & ~(PP_DMA_DEBUG | PP_DMA_NONCOHERENT))
+		return ERR_PTR(-EINVAL);
+	if (!name) {
+		snprintf(auto_name, sizeof(auto_name), "dma%lu",
+			 __atomic_fetch_add(&ppdma_dev_ids, 1, __ATOMIC_RELAXED));
+		name = auto_name;
+	}
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return ERR_PTR(-ENOMEM);
+	len = strlen(name) + 1;
+	d->name = kmalloc(len, GFP_KERNEL);
+	if (!d->name) {
+		kfree(d);
+		return ERR_PTR(-ENOMEM);
+	}
+	memcpy(d->name, name, len);
+
+	d->be = be;
+	d->flags = flags;
+	d->debug = flags & PP_DMA_DEBUG;
+	d->detect_unbind = d->debug || backend == PP_DMA_IOMMU;
+	d->dma_mask = DMA_BIT_MASK(32);
+	refcount_set(&d->ref, 1);
+	pthread_mutex_init(&d->bind_lock, NULL);
+
+	d->dev.init_name = d->name;
+	d->dev.dma_ops = be->ops;
+	d->dev.dma_mask = &d->dma_mask;
+	d->dev.coherent_dma_mask = DMA_BIT_MASK(32);
+	d->dev.numa_node = NUMA_NO_NODE;
+	/* With DMA-API debug, syncs must reach the checks even on a coherent
+	 * device, as dma_dev_need_sync() under CONFIG_DMA_API_DEBUG. */
+	d->dev.dma_skip_sync = !(flags & (PP_DMA_DEBUG | PP_DMA_NONCOHERENT));
+	d->dev.pp = d;
+
+	if (d->debug) {
+		err = ppdma_debug_init(d);
+		if (err)
+			goto err_free;
+	}
+	err = ppdma_bind(d);
+	if (err)
+		goto err_free;
+	return &d->dev;
+
+err_free:
+	ppdma_free(d);
+	return ERR_PTR(err);
+}
+
+struct device *get_device(struct device *dev)
+{
+	if (dev)
+		refcount_inc(&to_ppdma(dev)->ref);
+	return dev;
+}
+
+void put_device(struct device *dev)
+{
+	struct pp_dma_dev *d;
+
+	if (!dev)
+		return;
+	d = to_ppdma(dev);
+	if (!refcount_dec_and_test(&d->ref))
+		return;
+	/* The last reference went without pp_device_destroy(): still unbind,
+	 * so leaks are reported and the domain is freed. */
+	if (__atomic_load_n(&d->bound, __ATOMIC_RELAXED))
+		ppdma_unbind(d);
+	ppdma_free(d);
+}
+
+void device_release_driver(struct device *dev)
+{
+	struct pp_dma_dev *d;
+
+	if (!dev)
+		return;
+	d = to_ppdma(dev);
+	pthread_mutex_lock(&d->bind_lock);
+	if (d->bound)
+		ppdma_unbind(d);
+	pthread_mutex_unlock(&d->bind_lock);
+}
+
+int pp_device_bind(struct device *dev)
+{
+	struct pp_dma_dev *d;
+	int err = -EBUSY;
+
+	if (!dev)
+		return -EINVAL;
+	d = to_ppdma(dev);
+	pthread_mutex_lock(&d->bind_lock);
+	if (!d->bound)
+		err = ppdma_bind(d);
+	pthread_mutex_unlock(&d->bind_lock);
+	return err;
+}
+
+bool pp_device_is_bound(const struct device *dev)
+{
+	return dev && __atomic_load_n(&to_ppdma(dev)->bound, __ATOMIC_ACQUIRE);
+}
+
+void pp_device_destroy(struct device *dev)
+{
+	if (IS_ERR_OR_NULL(dev))
+		return;
+	device_release_driver(dev);
+	put_device(dev);
+}
+
+/*
+ * DMA masks. The kernel's dma_set_mask() fails with -EIO when the platform
+ * cannot honour the mask; our floor is the 24 bits of x86's ZONE_DMA, which
+ * dma_direct_supported() accepts too. The direct backend then refuses to
+ * map memory above the mask (the kernel would bounce it through swiotlb);
+ * the IOMMU allocates IOVAs below it.
+ */
+static bool ppdma_mask_ok(u64 mask)
+{
+	return mask >= DMA_BIT_MASK(24);
+}
+
+int dma_set_mask(struct device *dev, u64 mask)
+{
+	if (!dev || !dev->dma_mask || !ppdma_mask_ok(mask))
+		return -EIO;
+	WRITE_ONCE(*dev->dma_mask, mask);
+	return 0;
+}
+
+int dma_set_coherent_mask(struct device *dev, u64 mask)
+{
+	if (!dev || !ppdma_mask_ok(mask))
+		return -EIO;
+	WRITE_ONCE(dev->coherent_dma_mask, mask);
+	return 0;
+}
+
+void pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st)
+{
+	const struct pp_dma_dev *d;
+	unsigned int i;
+	long live;
+
+	memset(st, 0, sizeof(*st));
+	if (!dev)
+		return;
+	d = to_ppdma(dev);
+	for (i = 0; i < PPDMA_NR_SLOTS; i++) {
+		const struct ppdma_slot *s = &d->slots[i];
+
+		st->maps += __atomic_load_n(&s->maps, __ATOMIC_RELAXED);
+		st->unmaps += __atomic_load_n(&s->unmaps, __ATOMIC_RELAXED);
+		st->map_errors += __atomic_load_n(&s->map_errors, __ATOMIC_RELAXED);
+		st->syncs_for_device += __atomic_load_n(&s->syncs_for_device,
+							__ATOMIC_RELAXED);
+		st->syncs_for_cpu += __atomic_load_n(&s->syncs_for_cpu,
+						     __ATOMIC_RELAXED);
+	}
+	/* Mappings die with their binding. The direct backend without
+	 * debug cannot tell a bogus unmap from a real one, so a buggy caller
+	 * can push the difference below zero: report 0 then. */
+	live = (long)(st->maps - st->unmaps) -
+	       __atomic_load_n(&d->live_base, __ATOMIC_RELAXED);
+	st->live_mappings = live > 0 ? (unsigned long)live : 0;
+}
+
+/*
+ * The trace hook. Caller MUST NOT switch from one non-NULL hook to another
+ * while ops run on @dev (an op could pair the old function with the new
+ * argument); installing or removing one at any time is fine.
+ */
+void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg)
+{
+	struct pp_dma_dev *d;
+
+	if (!dev)
+		return;
+	d = to_ppdma(dev);
+	if (!fn) {
+		__atomic_store_n(&d->trace, NULL, __ATOMIC_RELEASE);
+		WRITE_ONCE(d->trace_arg, NULL);
+		return;
+	}
+	WRITE_ONCE(d->trace_arg, arg);
+	/* Paired with the acquire load in ppdma_trace() (mapping.c). */
+	__atomic_store_n(&d->trace, fn, __ATOMIC_RELEASE);
+}
