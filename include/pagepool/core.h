@@ -31,6 +31,14 @@ struct pp_memory_provider_params;
  */
 void pp_page_pool_set_defer_times(unsigned int retry_ms, unsigned int warn_ms);
 
+/*
+ * Ring design of pools created from now on (enum pp_ring_mode in
+ * <net/page_pool/types.h>): PP_RING_LANES (default) or PP_RING_PTR_RING,
+ * the kernel's. The environment variable PAGEPOOL_RING=lanes|ptr_ring sets
+ * the initial default. Returns the previous mode, or -EINVAL.
+ */
+int pp_page_pool_set_ring_mode(int mode);
+
 /* One pool as netlink's page-pool-get reports it. */
 struct pp_page_pool_info {
 	u32 id;

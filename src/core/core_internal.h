@@ -81,6 +81,7 @@ extern unsigned int ppcore_defer_warn_ms;
 
 /* page_pool.c */
 void ppcore_uninit(struct page_pool *pool);
+void ppcore_free(struct page_pool *pool);
 void page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem);
 void page_pool_clear_pp_info(netmem_ref netmem);
 void ppcore_return_netmem(struct page_pool *pool, netmem_ref netmem);

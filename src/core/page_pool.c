@@ -13,8 +13,8 @@
  *   or not recyclable -> ppcore_return_netmem() -> page allocator.
  */
 
-#include <dlfcn.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/bottom_half.h>
@@ -39,6 +39,32 @@ DEFINE_STATIC_KEY_FALSE(page_pool_mem_providers);
 /* Frag bias: a fresh frag page holds this many references, so that each
  * fragment's put is one atomic and the page is drained once at the end. */
 #define BIAS_MAX	(LONG_MAX >> 1)
+
+/* Ring design for new pools; PAGEPOOL_RING=lanes|ptr_ring sets it first. */
+static int ring_mode = -1;
+
+static int default_ring_mode(void)
+{
+	int mode = READ_ONCE(ring_mode);
+
+	if (mode < 0) {
+		const char *env = getenv("PAGEPOOL_RING");
+
+		mode = env && !strcmp(env, "ptr_ring") ? PP_RING_PTR_RING : PP_RING_LANES;
+		WRITE_ONCE(ring_mode, mode);
+	}
+	return mode;
+}
+
+int pp_page_pool_set_ring_mode(int mode)
+{
+	int old = default_ring_mode();
+
+	if (mode != PP_RING_LANES && mode != PP_RING_PTR_RING)
+		return -EINVAL;
+	WRITE_ONCE(ring_mode, mode);
+	return old;
+}
 
 /* System pools share one per-CPU statistics object, as in the kernel. */
 static struct page_pool_recycle_stats __percpu *pp_system_recycle_stats;
@@ -139,6 +165,13 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 		err = -ENOMEM;
 		goto err_free_stats;
 	}
+	if (default_ring_mode() == PP_RING_LANES) {
+		pool->lanes = kcalloc(NR_CPUS, sizeof(*pool->lanes), GFP_KERNEL);
+		if (!pool->lanes) {
+			err = -ENOMEM;
+			goto err_free_ring;
+		}
+	}
 
 	atomic_set(&pool->pages_state_release_cnt, 0);
 	/* The driver calling page_pool_create() also calls page_pool_destroy(). */
@@ -177,21 +210,54 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 	return 0;
 
 err_free_ring:
+	kfree(pool->lanes);
 	ptr_ring_cleanup(&pool->ring, NULL);
 err_free_stats:
 	page_pool_stats_uninit(pool);
 	return err;
 }
 
-/* Undo page_pool_init() (the pool holds no pages any more). */
+static void page_pool_free_lanes(struct page_pool *pool)
+{
+	int cpu;
+
+	if (!pool->lanes)
+		return;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (pool->lanes[cpu]) {
+			ptr_ring_cleanup(&pool->lanes[cpu]->ring, NULL);
+			kfree(pool->lanes[cpu]);
+		}
+	}
+	kfree(pool->lanes);
+}
+
+/* Undo page_pool_init(), part one, when the last page came home: the
+ * memory provider is told now. */
 void ppcore_uninit(struct page_pool *pool)
 {
-	ptr_ring_cleanup(&pool->ring, NULL);
-	page_pool_stats_uninit(pool);
 	if (pool->mp_ops) {
 		pool->mp_ops->destroy(pool);
 		static_branch_dec(&page_pool_mem_providers);
 	}
+}
+
+/* Part two, a grace period later: a recycler that saw the pool (it puts
+ * inside an RCU read-side section, bh-disabled) may still be finishing
+ * its statistics or lane update until then. */
+static void page_pool_free_rcu(struct rcu_head *head)
+{
+	struct page_pool *pool = container_of(head, struct page_pool, rcu);
+
+	page_pool_free_lanes(pool);
+	ptr_ring_cleanup(&pool->ring, NULL);
+	page_pool_stats_uninit(pool);
+	kfree(pool);
+}
+
+void ppcore_free(struct page_pool *pool)
+{
+	call_rcu(&pool->rcu, page_pool_free_rcu);
 }
 
 struct page_pool *page_pool_create_percpu(const struct page_pool_params *params, int cpuid)
@@ -215,6 +281,9 @@ struct page_pool *page_pool_create_percpu(const struct page_pool_params *params,
 
 err_uninit:
 	ppcore_uninit(pool);
+	page_pool_free_lanes(pool);
+	ptr_ring_cleanup(&pool->ring, NULL);
+	page_pool_stats_uninit(pool);
 err_free:
 	pr_warn("%s() gave up with errno %d\n", __func__, err);
 	kfree(pool);
@@ -228,40 +297,86 @@ struct page_pool *page_pool_create(const struct page_pool_params *params)
 
 /* Allocation. */
 
-/* Refill the empty alloc cache from the ring; returns one netmem or 0.
- * Only the consumer runs this, so the ring's consumer side needs no lock. */
-static noinline netmem_ref page_pool_refill_alloc_cache(struct page_pool *pool)
+/*
+ * Move returned pages from @r into the alloc cache, up to the refill
+ * target. A page of the wrong NUMA node is given back to the page
+ * allocator instead, and ends the refill (the slow path then allocates on
+ * the right node, which limits the stress on the page allocator).
+ * Returns false on such a waive. Only the consumer runs this, so the
+ * ring's consumer side needs no lock.
+ */
+static bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r, int pref_nid)
 {
-	struct ptr_ring *r = &pool->ring;
-	netmem_ref netmem;
-	int pref_nid;
-
-	if (__ptr_ring_empty(r)) {
-		alloc_stat_inc(pool, empty);
-		return 0;
+	/* One node: no page can be on the wrong one; take them in one pass. */
+	if (likely(nr_node_ids <= 1)) {
+		pool->alloc.count += (u32)__ptr_ring_consume_batched(r,
+				(void **)&pool->alloc.cache[pool->alloc.count],
+				PP_ALLOC_CACHE_REFILL - (int)pool->alloc.count);
+		return true;
 	}
+	while (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
+		netmem_ref netmem = (netmem_ref)__ptr_ring_consume(r);
 
-	/* The consumer's node is stable while it runs (softirq in the kernel,
-	 * one thread per CPU id here). */
-	pref_nid = (pool->p.nid == NUMA_NO_NODE) ? numa_mem_id() : pool->p.nid;
-
-	do {
-		netmem = (netmem_ref)__ptr_ring_consume(r);
 		if (unlikely(!netmem))
 			break;
 		if (likely(netmem_is_pref_nid(netmem, pref_nid))) {
 			pool->alloc.cache[pool->alloc.count++] = netmem;
 		} else {
-			/* NUMA mismatch: give this one page back and let the
-			 * slow path allocate on the right node, which limits
-			 * the stress on the page allocator. */
 			ppcore_return_netmem(pool, netmem);
 			alloc_stat_inc(pool, waive);
-			netmem = 0;
-			break;
+			return false;
 		}
-	} while (pool->alloc.count < PP_ALLOC_CACHE_REFILL);
+	}
+	return true;
+}
 
+/* The lanes that exist, starting at the round-robin cursor. */
+static bool page_pool_refill_from_lanes(struct page_pool *pool, int pref_nid)
+{
+	unsigned int i, start = pool->lane_cursor;
+
+	for (i = 0; i < NR_CPUS / BITS_PER_LONG; i++) {
+		unsigned int w = (start + i) % (NR_CPUS / BITS_PER_LONG);
+		unsigned long bits = READ_ONCE(pool->lane_mask[w]);
+
+		while (bits) {
+			int cpu = (int)(w * BITS_PER_LONG + __ffs(bits));
+			struct pp_lane *lane = smp_load_acquire(&pool->lanes[cpu]);
+
+			bits &= bits - 1;
+			if (!page_pool_refill_from(pool, &lane->ring, pref_nid))
+				return false;
+			if (pool->alloc.count >= PP_ALLOC_CACHE_REFILL) {
+				pool->lane_cursor = w;
+				return true;
+			}
+		}
+	}
+	return true;
+}
+
+/* Refill the empty alloc cache from the lanes and the ring; returns one
+ * netmem or 0. */
+static noinline netmem_ref page_pool_refill_alloc_cache(struct page_pool *pool)
+{
+	netmem_ref netmem = 0;
+	int pref_nid;
+
+	/* The consumer's node is stable while it runs (softirq in the kernel,
+	 * one thread per CPU id here). */
+	pref_nid = (pool->p.nid == NUMA_NO_NODE) ? numa_mem_id() : pool->p.nid;
+
+	if (pool->lanes && !page_pool_refill_from_lanes(pool, pref_nid))
+		goto out;
+	if (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
+		if (__ptr_ring_empty(&pool->ring)) {
+			if (!pool->alloc.count)
+				alloc_stat_inc(pool, empty);
+		} else {
+			page_pool_refill_from(pool, &pool->ring, pref_nid);
+		}
+	}
+out:
 	if (likely(pool->alloc.count > 0)) {
 		netmem = pool->alloc.cache[--pool->alloc.count];
 		alloc_stat_inc(pool, refill);
@@ -459,18 +574,82 @@ struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 
 /* Recycling. */
 
-static bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem)
+static bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem)
 {
 	bool in_softirq, ret;
 
-	/* Mark it "in the pool" before the consumer can see it. */
-	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
 	in_softirq = page_pool_producer_lock(pool);
 	ret = !__ptr_ring_produce(&pool->ring, (void *)netmem);
 	if (ret)
 		recycle_stat_inc(pool, ring);
 	page_pool_producer_unlock(pool, in_softirq);
 	return ret;
+}
+
+/* This CPU's lane, created on its first return. Only this CPU writes
+ * pool->lanes[cpu]; the consumer reads it with acquire (pairs with the
+ * release here). NULL if it cannot be allocated: use the shared ring. */
+static noinline struct pp_lane *page_pool_lane_create(struct page_pool *pool, int cpu)
+{
+	struct pp_lane *lane = kzalloc(sizeof(*lane), GFP_ATOMIC);
+
+	if (!lane)
+		return NULL;
+	/* No larger than the shared ring: pool_size bounds what one
+	 * returning CPU can park. */
+	if (ptr_ring_init(&lane->ring, min(pool->ring.size, PP_LANE_SIZE), GFP_ATOMIC)) {
+		kfree(lane);
+		return NULL;
+	}
+	smp_store_release(&pool->lanes[cpu], lane);
+	set_bit(cpu, pool->lane_mask);
+	return lane;
+}
+
+/*
+ * Produce into CPU @cpu's lane (the caller's): single producer, single
+ * consumer (the pool's), so no lock and no atomic read-modify-write.
+ * Caller is in a bh-disabled region, i.e. an RCU read-side section: the
+ * pool's memory outlives it (page_pool_free_rcu()).
+ */
+static __always_inline u32 page_pool_lane_produce(struct page_pool *pool, int cpu,
+						  netmem_ref *netmems, u32 n)
+{
+	struct pp_lane *lane = pool->lanes[cpu];
+	u32 i;
+
+	if (unlikely(!lane)) {
+		lane = page_pool_lane_create(pool, cpu);
+		if (!lane)
+			return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (__ptr_ring_produce(&lane->ring, (void *)netmems[i]))
+			break;
+	WRITE_ONCE(lane->produced, lane->produced + i);
+	return i;
+}
+
+/* Mark it "in the pool" before the consumer can see it, then the lane
+ * (softirq context given by the caller) or the shared ring. */
+static bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem,
+				      bool in_softirq, int cpu)
+{
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	if (pool->lanes) {
+		u32 done;
+
+		if (likely(in_softirq)) {
+			done = page_pool_lane_produce(pool, cpu, &netmem, 1);
+		} else {
+			local_bh_disable();
+			done = page_pool_lane_produce(pool, cpu, &netmem, 1);
+			local_bh_enable();
+		}
+		if (likely(done))
+			return true;
+	}
+	return page_pool_recycle_in_shared_ring(pool, netmem);
 }
 
 /* Caller MUST be the consumer context and have checked recyclability. */
@@ -522,26 +701,30 @@ static __always_inline netmem_ref __page_pool_put_page(struct page_pool *pool, n
  * Yes if it runs in softirq on the CPU that owns the pool: the per-CPU
  * pool's CPU, or the CPU whose poll list holds the pool's NAPI right now.
  */
-static bool page_pool_napi_local(const struct page_pool *pool)
+static __always_inline bool __page_pool_napi_local(const struct page_pool *pool,
+						   bool in_softirq, int cpuid)
 {
 	const struct napi_struct *napi;
-	int cpuid;
 
-	if (unlikely(!in_softirq()))
+	if (unlikely(!in_softirq))
 		return false;
-
-	cpuid = smp_processor_id();
 	if (READ_ONCE(pool->cpuid) == cpuid)
 		return true;
-
 	napi = READ_ONCE(pool->p.napi);
 	return napi && READ_ONCE(napi->list_owner) == cpuid;
+}
+
+static bool page_pool_napi_local(const struct page_pool *pool)
+{
+	return __page_pool_napi_local(pool, in_softirq(), in_softirq() ? smp_processor_id() : -1);
 }
 
 void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem,
 				       unsigned int dma_sync_size, bool allow_direct)
 {
 	struct page_pool *owner = netmem_get_pp(netmem);
+	bool in_softirq = in_softirq();
+	int cpu = smp_processor_id();
 
 	if (unlikely(owner != pool)) {
 		/* The last reference is already dropped: hand the netmem to
@@ -551,10 +734,10 @@ void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem
 	}
 
 	if (!allow_direct)
-		allow_direct = page_pool_napi_local(pool);
+		allow_direct = __page_pool_napi_local(pool, in_softirq, cpu);
 
 	netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
-	if (netmem && !page_pool_recycle_in_ring(pool, netmem)) {
+	if (netmem && !page_pool_recycle_in_ring(pool, netmem, in_softirq, cpu)) {
 		/* Ring full: back to the page allocator. */
 		recycle_stat_inc(pool, ring_full);
 		ppcore_return_netmem(pool, netmem);
@@ -615,13 +798,32 @@ void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret)
 
 /* Bulk. */
 
+/* Bulk into this CPU's lane; returns how many went in. */
+static u32 page_pool_recycle_lane_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
+{
+	u32 done;
+
+	local_bh_disable();
+	done = page_pool_lane_produce(pool, smp_processor_id(), bulk, bulk_len);
+	local_bh_enable();
+	return done;
+}
+
 static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
 {
 	bool in_softirq;
-	u32 i;
+	u32 i, done = 0;
 
 	for (i = 0; i < bulk_len; i++)
 		atomic_long_set(netmem_get_pp_ref_count_ref(bulk[i]), 0);
+
+	if (pool->lanes) {
+		done = page_pool_recycle_lane_bulk(pool, bulk, bulk_len);
+		if (done == bulk_len)
+			return;
+		bulk += done;
+		bulk_len -= done;
+	}
 
 	in_softirq = page_pool_producer_lock(pool);
 	for (i = 0; i < bulk_len; i++) {

@@ -43,17 +43,37 @@ static unsigned long defer_warn_interval(void)
 	return msecs_to_jiffies(READ_ONCE(ppcore_defer_warn_ms));
 }
 
+static void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem)
+{
+	/* Pages in the ring are owned by the pool alone. */
+	if (netmem_ref_count(netmem) != 1)
+		pr_crit("%s() page_pool refcnt %d violation\n", __func__,
+			netmem_ref_count(netmem));
+	ppcore_return_netmem(pool, netmem);
+}
+
 static void page_pool_empty_ring(struct page_pool *pool)
 {
 	netmem_ref netmem;
+	int cpu;
 
-	while ((netmem = (netmem_ref)ptr_ring_consume_bh(&pool->ring))) {
-		/* Pages in the ring are owned by the pool alone. */
-		if (netmem_ref_count(netmem) != 1)
-			pr_crit("%s() page_pool refcnt %d violation\n", __func__,
-				netmem_ref_count(netmem));
-		ppcore_return_netmem(pool, netmem);
+	/* The lanes: we are their only consumer now (the consumer lock
+	 * serialises destroy against the retry work). */
+	if (pool->lanes) {
+		spin_lock_bh(&pool->ring.consumer_lock);
+		for (cpu = 0; cpu < NR_CPUS; cpu++) {
+			struct pp_lane *lane;
+
+			if (!test_bit(cpu, pool->lane_mask))
+				continue;
+			lane = smp_load_acquire(&pool->lanes[cpu]);
+			while ((netmem = (netmem_ref)__ptr_ring_consume(&lane->ring)))
+				page_pool_return_ring_page(pool, netmem);
+		}
+		spin_unlock_bh(&pool->ring.consumer_lock);
 	}
+	while ((netmem = (netmem_ref)ptr_ring_consume_bh(&pool->ring)))
+		page_pool_return_ring_page(pool, netmem);
 }
 
 static void __page_pool_destroy(struct page_pool *pool)
@@ -62,7 +82,7 @@ static void __page_pool_destroy(struct page_pool *pool)
 		pool->disconnect(pool);
 	page_pool_unlist(pool);
 	ppcore_uninit(pool);
-	kfree(pool);
+	ppcore_free(pool);
 }
 
 static void page_pool_empty_alloc_cache_once(struct page_pool *pool)

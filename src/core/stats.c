@@ -55,6 +55,12 @@ void page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *s
 #else
 	(void)cpu;
 #endif
+	/* Lane returns are counted in the lanes (producer-written). */
+	if (pool->lanes)
+		for_each_possible_cpu(cpu)
+			if (test_bit(cpu, pool->lane_mask))
+				stats->recycle_stats.ring +=
+					READ_ONCE(smp_load_acquire(&pool->lanes[cpu])->produced);
 }
 
 u8 *page_pool_ethtool_stats_get_strings(u8 *data)

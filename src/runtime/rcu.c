@@ -38,6 +38,23 @@
 void urcu_memb_register_thread(void);
 void urcu_memb_unregister_thread(void);
 void urcu_memb_synchronize_rcu(void);
+void urcu_memb_read_lock(void);
+void urcu_memb_read_unlock(void);
+
+/*
+ * The read side: inlined from liburcu's static header, except under
+ * ThreadSanitizer, where liburcu's plain (volatile) accesses to its
+ * grace-period futex would be instrumented and reported as races; there we
+ * call liburcu's out-of-line read side (same code, not instrumented) and
+ * rely on the explicit happens-before annotation below.
+ */
+#ifdef PP_TSAN
+#define pp_urcu_read_lock()	urcu_memb_read_lock()
+#define pp_urcu_read_unlock()	urcu_memb_read_unlock()
+#else
+#define pp_urcu_read_lock()	_urcu_memb_read_lock()
+#define pp_urcu_read_unlock()	_urcu_memb_read_unlock()
+#endif
 
 /* The kernel's callback_head, restated: linux/types.h cannot be included
  * next to liburcu's headers. Layouts must match (checked in rcu_cb.c). */
@@ -82,7 +99,7 @@ void pprt_rcu_read_lock(void)
 	/* Readers must be registered: claiming a CPU id registers us. */
 	if (unlikely(!rcu_registered))
 		(void)smp_processor_id();
-	_urcu_memb_read_lock();
+	pp_urcu_read_lock();
 	rcu_nesting++;
 }
 
@@ -92,7 +109,7 @@ void pprt_rcu_read_unlock(void)
 		return;
 	rcu_nesting--;
 	tsan_reader_done();
-	_urcu_memb_read_unlock();
+	pp_urcu_read_unlock();
 }
 
 int pprt_rcu_nesting(void)

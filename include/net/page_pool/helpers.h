@@ -12,6 +12,10 @@
  * out-of-line slow paths. (A function-like macro does not touch
  * &page_pool_alloc_pages or the prototypes in types.h, which come first.)
  *
+ * The put helpers are __always_inline: gcc otherwise outlines
+ * page_pool_put_netmem() at -O2, which costs the fast path a call
+ * (bench_page_pool_simple tasklet01: 8 -> see docs/BENCHMARKS.md).
+ *
  * Safety checks that the kernel leaves to debug builds stay on, because
  * they cost a load and a compare on cache lines the fast path touches
  * anyway: a put names the page's own pool (else WARN, nothing freed twice,
@@ -67,7 +71,7 @@ static inline void page_pool_fragment_page(struct page *page, long nr)
  * read-modify-write is needed. Dropping more than are held is reported and
  * undone (the count never goes negative).
  */
-static inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
+static __always_inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
 {
 	atomic_long_t *pp_ref_count = netmem_get_pp_ref_count_ref(netmem);
 	long ret;
@@ -106,13 +110,13 @@ static inline void page_pool_ref_page(struct page *page)
 	page_pool_ref_netmem(page_to_netmem(page));
 }
 
-static inline bool page_pool_unref_and_test(netmem_ref netmem)
+static __always_inline bool page_pool_unref_and_test(netmem_ref netmem)
 {
 	return page_pool_unref_netmem(netmem, 1) == 0;
 }
 
 /* Older name of page_pool_unref_and_test(). */
-static inline bool page_pool_is_last_ref(netmem_ref netmem)
+static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
 {
 	return page_pool_unref_and_test(netmem);
 }
@@ -197,7 +201,7 @@ static __always_inline void __page_pool_put_unrefed_netmem_inline(struct page_po
  * with a WARN and is not touched beyond that - another pool's page goes
  * back to its own pool.
  */
-static inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netmem,
+static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netmem,
 					unsigned int dma_sync_size, bool allow_direct)
 {
 	if (unlikely(netmem_get_pp(netmem) != pool)) {
@@ -209,31 +213,31 @@ static inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netme
 	page_pool_put_unrefed_netmem(pool, netmem, dma_sync_size, allow_direct);
 }
 
-static inline void page_pool_put_page(struct page_pool *pool, struct page *page,
+static __always_inline void page_pool_put_page(struct page_pool *pool, struct page *page,
 				      unsigned int dma_sync_size, bool allow_direct)
 {
 	page_pool_put_netmem(pool, page_to_netmem(page), dma_sync_size, allow_direct);
 }
 
-static inline void page_pool_put_full_netmem(struct page_pool *pool, netmem_ref netmem,
+static __always_inline void page_pool_put_full_netmem(struct page_pool *pool, netmem_ref netmem,
 					     bool allow_direct)
 {
 	page_pool_put_netmem(pool, netmem, -1, allow_direct);
 }
 
-static inline void page_pool_put_full_page(struct page_pool *pool, struct page *page,
+static __always_inline void page_pool_put_full_page(struct page_pool *pool, struct page *page,
 					   bool allow_direct)
 {
 	page_pool_put_netmem(pool, page_to_netmem(page), -1, allow_direct);
 }
 
 /* Caller MUST be the pool's consumer context (its NAPI poll). */
-static inline void page_pool_recycle_direct(struct page_pool *pool, struct page *page)
+static __always_inline void page_pool_recycle_direct(struct page_pool *pool, struct page *page)
 {
 	page_pool_put_full_page(pool, page, true);
 }
 
-static inline void page_pool_recycle_direct_netmem(struct page_pool *pool, netmem_ref netmem)
+static __always_inline void page_pool_recycle_direct_netmem(struct page_pool *pool, netmem_ref netmem)
 {
 	page_pool_put_full_netmem(pool, netmem, true);
 }

@@ -22,6 +22,7 @@
 #include <linux/kernel.h>
 #include <linux/ptr_ring.h>
 #include <linux/refcount.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <net/netmem.h>
@@ -48,6 +49,28 @@ struct pp_alloc_cache {
 /* The ring: 1024 slots unless pool_size says otherwise, at most 16384. */
 #define PAGE_POOL_DEFAULT_RING_SIZE	1024
 #define PAGE_POOL_MAX_RING_SIZE		16384
+
+/*
+ * Where non-direct returns go (pagepool's own choice; see
+ * pp_page_pool_set_ring_mode() in <pagepool/core.h>):
+ *   PP_RING_LANES     one single-producer lane per returning CPU, no lock
+ *                     and no atomic read-modify-write; a full lane spills
+ *                     into the shared ring. The default.
+ *   PP_RING_PTR_RING  the kernel's design: one ring, producers serialised
+ *                     by its producer spinlock.
+ */
+enum pp_ring_mode {
+	PP_RING_LANES,
+	PP_RING_PTR_RING,
+};
+#define PP_LANE_SIZE	256	/* slots per lane, at most the ring's size */
+
+/* A lane: its ring, and the producer's count of pages it put in (the
+ * `ring` statistic for lane returns; producer-written only). */
+struct pp_lane {
+	struct ptr_ring ring;
+	u64 produced;
+};
 
 struct device;
 struct napi_struct;
@@ -180,6 +203,13 @@ struct page_pool {
 	 * consumer (refill) lock-free. */
 	struct ptr_ring ring;
 
+	/* PP_RING_LANES: lanes[cpu] is written (created, produced into) only
+	 * by CPU cpu and consumed only by the pool's consumer; lane_mask has
+	 * a bit per lane that exists. NULL lanes array: PP_RING_PTR_RING. */
+	struct pp_lane **lanes;
+	unsigned long lane_mask[NR_CPUS / BITS_PER_LONG];
+	u32 lane_cursor;		/* consumer's round-robin start */
+
 	void *mp_priv;
 	const struct memory_provider_ops *mp_ops;
 
@@ -189,6 +219,7 @@ struct page_pool {
 	/* Users: the driver, plus one per XDP memory-model registration. */
 	refcount_t user_cnt;
 	u64 destroy_cnt;
+	struct rcu_head rcu;		/* memory freed after a grace period */
 
 	struct page_pool_params_slow slow;
 

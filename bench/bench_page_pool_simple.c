@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * bench_page_pool_simple: the kernel's page_pool micro-benchmark module
+ * (tools/testing/selftests/net/bench/page_pool/bench_page_pool_simple.c,
+ * and prototype-kernel's), as a program. Same tests, same Type strings,
+ * same parameters:
+ *
+ *   loops=N       invocations per page_pool test (default 10000000); the
+ *                 for_loop, atomic_inc and rcu baselines run 10x that
+ *   run_flags=M   bitmask of test groups (default: all)
+ *     bit 0  baseline: for_loop, atomic_inc, lock, rcu (the seeds' test)
+ *     bit 1-3  no-softirq-page_pool01/02/03 (process context)
+ *     bit 4-6  tasklet_page_pool01_fast_path/02_ptr_ring/03_slow
+ *     bit 7  tasklet_page_pool04_napi_aware
+ *   cpu=N         host CPU to pin to (default 0; -1 = no pinning)
+ *
+ * One iteration of each page_pool test: allocate a page, then
+ *   01 fast_path  page_pool_recycle_direct(): back into the alloc cache;
+ *   02 ptr_ring   page_pool_put_page(.., false): through the ring (the
+ *                 producer lock), refilled into the cache 64 at a time;
+ *   03 slow       get_page + put + put_page: refcount 2 makes it
+ *                 unrecyclable, so it goes back to the page allocator and
+ *                 every 64th allocation bulk-allocates 64 new pages;
+ *   04 napi_aware page_pool_put_page(.., false) with the pool bound to a
+ *                 NAPI whose list_owner is this CPU: napi-local, cached.
+ * "tasklet" = in softirq on the pool's owner thread; "no-softirq" =
+ * process context (so napi_local is false and the producer lock is _bh).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/atomic.h>
+#include <linux/bottom_half.h>
+#include <linux/netdevice.h>
+#include <linux/printk.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <net/page_pool/helpers.h>
+#include <pagepool.h>
+
+#include "bench_common.h"
+#include "time_bench.h"
+
+enum benchmark_bit {
+	bit_run_bench_baseline,
+	bit_run_bench_no_softirq01,
+	bit_run_bench_no_softirq02,
+	bit_run_bench_no_softirq03,
+	bit_run_bench_tasklet01,
+	bit_run_bench_tasklet02,
+	bit_run_bench_tasklet03,
+	bit_run_bench_tasklet04,
+};
+
+static unsigned long long loops = 10000000;
+static unsigned long long run_flags = 0xffffffff;
+static unsigned long long host_cpu = 0;
+#define enabled(bit)	(run_flags & (1ULL << (bit)))
+
+#define MY_POOL_SIZE	1024
+
+static int time_bench_for_loop(struct time_bench_record *rec, void *data)
+{
+	uint64_t loops_cnt = 0;
+	uint32_t i;
+
+	(void)data;
+	time_bench_start(rec);
+	for (i = 0; i < rec->loops; i++) {
+		loops_cnt++;
+		barrier();
+	}
+	time_bench_stop(rec, loops_cnt);
+	return (int)loops_cnt;
+}
+
+static int time_bench_atomic_inc(struct time_bench_record *rec, void *data)
+{
+	atomic_t cnt = ATOMIC_INIT(0);
+	uint32_t i;
+
+	(void)data;
+	time_bench_start(rec);
+	for (i = 0; i < rec->loops; i++) {
+		atomic_inc(&cnt);
+		barrier();
+	}
+	time_bench_stop(rec, (uint64_t)atomic_read(&cnt));
+	return atomic_read(&cnt);
+}
+
+/* The cost of the ring's producer lock, uncontended. */
+static int time_bench_lock(struct time_bench_record *rec, void *data)
+{
+	uint64_t loops_cnt = 0;
+	spinlock_t lock;
+	uint32_t i;
+
+	(void)data;
+	spin_lock_init(&lock);
+	time_bench_start(rec);
+	for (i = 0; i < rec->loops; i++) {
+		spin_lock(&lock);
+		loops_cnt++;
+		barrier();
+		spin_unlock(&lock);
+	}
+	time_bench_stop(rec, loops_cnt);
+	return (int)loops_cnt;
+}
+
+/* The seeds' test: the price of the napi_local fix's read-side section. */
+static int time_bench_rcu(struct time_bench_record *rec, void *data)
+{
+	uint64_t loops_cnt = 0;
+	uint32_t i;
+
+	(void)data;
+	time_bench_start(rec);
+	for (i = 0; i < rec->loops; i++) {
+		rcu_read_lock();
+		loops_cnt++;
+		barrier();
+		rcu_read_unlock();
+	}
+	time_bench_stop(rec, loops_cnt);
+	return (int)loops_cnt;
+}
+
+/* Allocate @elems pages and put them back non-direct: they land in the ring. */
+static void pp_fill_ptr_ring(struct page_pool *pp, int elems)
+{
+	struct page **array = kcalloc((size_t)elems, sizeof(*array), GFP_ATOMIC);
+	int i;
+
+	for (i = 0; i < elems; i++)
+		array[i] = page_pool_alloc_pages(pp, GFP_ATOMIC);
+	for (i = 0; i < elems; i++)
+		page_pool_put_page(pp, array[i], -1, false);
+	kfree(array);
+}
+
+enum test_type { type_fast_path, type_ptr_ring, type_page_allocator, type_napi_aware };
+
+static int time_bench_page_pool(struct time_bench_record *rec, enum test_type type,
+				const char *func)
+{
+	struct page_pool_params pp_params = {
+		.order = 0,
+		.flags = 0,
+		.pool_size = MY_POOL_SIZE,
+		.nid = NUMA_NO_NODE,
+		.dev = NULL,
+		.dma_dir = DMA_BIDIRECTIONAL,
+	};
+	struct napi_struct napi;
+	uint64_t loops_cnt = 0;
+	struct page_pool *pp;
+	struct page *page;
+	uint32_t i;
+
+	pp = page_pool_create(&pp_params);
+	if (IS_ERR(pp)) {
+		pr_warn("%s(): cannot create page_pool\n", func);
+		return 0;
+	}
+	pp_fill_ptr_ring(pp, 64);
+
+	if (in_softirq())
+		pr_warn("%s(): in_serving_softirq fast-path\n", func);
+	else
+		pr_warn("%s(): Cannot use page_pool fast-path\n", func);
+
+	if (type == type_napi_aware) {
+		/* As the kernel module: a zeroed NAPI, owned by this CPU. */
+		memset(&napi, 0, sizeof(napi));
+		napi.list_owner = smp_processor_id();
+		page_pool_enable_direct_recycling(pp, &napi);
+	}
+
+	time_bench_start(rec);
+	for (i = 0; i < rec->loops; i++) {
+		page = page_pool_alloc_pages(pp, GFP_ATOMIC);
+		if (!page)
+			break;
+		loops_cnt++;
+		barrier();
+
+		switch (type) {
+		case type_fast_path:
+			page_pool_recycle_direct(pp, page);
+			break;
+		case type_ptr_ring:
+		case type_napi_aware:
+			page_pool_put_page(pp, page, -1, false);
+			break;
+		case type_page_allocator:
+			get_page(page);
+			page_pool_put_page(pp, page, -1, false);
+			put_page(page);
+			break;
+		}
+	}
+	time_bench_stop(rec, loops_cnt);
+
+	if (type == type_napi_aware) {
+		struct page_pool_stats stats = { 0 };
+
+		page_pool_get_stats(pp, &stats);
+		if (stats.recycle_stats.cached < rec->loops)
+			pr_warn("%s(): NAPI-aware recycling wasn't used\n", func);
+	}
+	page_pool_destroy(pp);
+	return (int)loops_cnt;
+}
+
+static int time_bench_page_pool01_fast_path(struct time_bench_record *rec, void *data)
+{
+	(void)data;
+	return time_bench_page_pool(rec, type_fast_path, __func__);
+}
+
+static int time_bench_page_pool02_ptr_ring(struct time_bench_record *rec, void *data)
+{
+	(void)data;
+	return time_bench_page_pool(rec, type_ptr_ring, __func__);
+}
+
+static int time_bench_page_pool03_slow(struct time_bench_record *rec, void *data)
+{
+	(void)data;
+	return time_bench_page_pool(rec, type_page_allocator, __func__);
+}
+
+static int time_bench_page_pool04_napi_aware(struct time_bench_record *rec, void *data)
+{
+	(void)data;
+	return time_bench_page_pool(rec, type_napi_aware, __func__);
+}
+
+static void run_tasklet_tests(void *arg)
+{
+	uint32_t nr_loops = (uint32_t)loops;
+
+	(void)arg;
+	pr_warn("pp_tasklet_handler(): in_serving_softirq fast-path\n");
+	if (enabled(bit_run_bench_tasklet01))
+		time_bench_loop(nr_loops, 0, "tasklet_page_pool01_fast_path", NULL,
+				time_bench_page_pool01_fast_path);
+	if (enabled(bit_run_bench_tasklet02))
+		time_bench_loop(nr_loops, 0, "tasklet_page_pool02_ptr_ring", NULL,
+				time_bench_page_pool02_ptr_ring);
+	if (enabled(bit_run_bench_tasklet03))
+		time_bench_loop(nr_loops, 0, "tasklet_page_pool03_slow", NULL,
+				time_bench_page_pool03_slow);
+	if (enabled(bit_run_bench_tasklet04))
+		time_bench_loop(nr_loops, 0, "tasklet_page_pool04_napi_aware", NULL,
+				time_bench_page_pool04_napi_aware);
+}
+
+int main(int argc, char **argv)
+{
+	const struct bench_param params[] = {
+		{ "loops", &loops, "page_pool test invocations (baselines run 10x)" },
+		{ "run_flags", &run_flags, "bitmask of tests to run" },
+		{ "cpu", &host_cpu, "host CPU to pin to (-1: none)" },
+	};
+	uint32_t nr_loops;
+
+	bench_parse_params(argc, argv, params, 3);
+	if (loops > 0xffffffffULL / 10) {
+		fprintf(stderr, "loops must be <= %llu\n", 0xffffffffULL / 10);
+		return 2;
+	}
+	nr_loops = (uint32_t)loops;
+	bench_init((int)(long long)host_cpu, 0, 64);
+	pr_info("bench_page_pool_simple: Loaded\n");
+
+	if (enabled(bit_run_bench_baseline)) {
+		time_bench_loop(nr_loops * 10, 0, "for_loop", NULL, time_bench_for_loop);
+		time_bench_loop(nr_loops * 10, 0, "atomic_inc", NULL, time_bench_atomic_inc);
+		time_bench_loop(nr_loops, 0, "lock", NULL, time_bench_lock);
+		time_bench_loop(nr_loops * 10, 0, "rcu", NULL, time_bench_rcu);
+	}
+	if (enabled(bit_run_bench_no_softirq01))
+		time_bench_loop(nr_loops, 0, "no-softirq-page_pool01", NULL,
+				time_bench_page_pool01_fast_path);
+	if (enabled(bit_run_bench_no_softirq02))
+		time_bench_loop(nr_loops, 0, "no-softirq-page_pool02", NULL,
+				time_bench_page_pool02_ptr_ring);
+	if (enabled(bit_run_bench_no_softirq03))
+		time_bench_loop(nr_loops, 0, "no-softirq-page_pool03", NULL,
+				time_bench_page_pool03_slow);
+	if (run_flags & (0xfULL << bit_run_bench_tasklet01))
+		bench_run_in_softirq(run_tasklet_tests, NULL);
+	return 0;
+}
