@@ -13,6 +13,13 @@
  *     bit 4-6  tasklet_page_pool01_fast_path/02_ptr_ring/03_slow
  *     bit 7  tasklet_page_pool04_napi_aware
  *   cpu=N         host CPU to pin to (default 0; -1 = no pinning)
+ * pagepool's own knobs (for design comparisons; defaults = the kernel
+ * module's set-up on pagepool's default designs):
+ *   dma=D         0: no DMA mapping (the module's pool), 1: PP_FLAG_DMA_MAP
+ *                 on a direct device, 2: on a simulated-IOMMU device
+ *   tracking=T    DMA tracking: 0 index (default), 1 items, 2 off
+ *   fixes=M       PP_FIX_* mask (default 1: the napi_local RCU fix on)
+ *   ring=R        0 lanes (default), 1 the kernel's locked ptr_ring
  *
  * One iteration of each page_pool test: allocate a page, then
  *   01 fast_path  page_pool_recycle_direct(): back into the alloc cache;
@@ -56,6 +63,11 @@ enum benchmark_bit {
 static unsigned long long loops = 10000000;
 static unsigned long long run_flags = 0xffffffff;
 static unsigned long long host_cpu = 0;
+static unsigned long long dma_mode = 0;
+static unsigned long long tracking = PP_DMA_TRACK_INDEX;
+static unsigned long long fixes = PP_FIX_NAPI_LOCAL_RCU;
+static unsigned long long ring = PP_RING_LANES;
+static struct device *bench_dev;
 #define enabled(bit)	(run_flags & (1ULL << (bit)))
 
 #define MY_POOL_SIZE	1024
@@ -148,10 +160,10 @@ static int time_bench_page_pool(struct time_bench_record *rec, enum test_type ty
 {
 	struct page_pool_params pp_params = {
 		.order = 0,
-		.flags = 0,
+		.flags = bench_dev ? PP_FLAG_DMA_MAP : 0,
 		.pool_size = MY_POOL_SIZE,
 		.nid = NUMA_NO_NODE,
-		.dev = NULL,
+		.dev = bench_dev,
 		.dma_dir = DMA_BIDIRECTIONAL,
 	};
 	struct napi_struct napi;
@@ -211,7 +223,17 @@ static int time_bench_page_pool(struct time_bench_record *rec, enum test_type ty
 		if (stats.recycle_stats.cached < rec->loops)
 			pr_warn("%s(): NAPI-aware recycling wasn't used\n", func);
 	}
-	page_pool_destroy(pp);
+	/* page_pool_destroy() may wait for RCU grace periods (the napi_local
+	 * fix, DMA-safe teardown), which cannot happen inside a softirq
+	 * section: the kernel module destroys inside its tasklet, we step out
+	 * for it. */
+	if (in_softirq()) {
+		local_bh_enable();
+		page_pool_destroy(pp);
+		local_bh_disable();
+	} else {
+		page_pool_destroy(pp);
+	}
 	return (int)loops_cnt;
 }
 
@@ -265,16 +287,31 @@ int main(int argc, char **argv)
 		{ "loops", &loops, "page_pool test invocations (baselines run 10x)" },
 		{ "run_flags", &run_flags, "bitmask of tests to run" },
 		{ "cpu", &host_cpu, "host CPU to pin to (-1: none)" },
+		{ "dma", &dma_mode, "0 no DMA, 1 direct device, 2 IOMMU device" },
+		{ "tracking", &tracking, "DMA tracking: 0 index, 1 items, 2 off" },
+		{ "fixes", &fixes, "PP_FIX_* mask (1: napi_local RCU fix)" },
+		{ "ring", &ring, "0 lanes, 1 ptr_ring" },
 	};
 	uint32_t nr_loops;
 
-	bench_parse_params(argc, argv, params, 3);
+	bench_parse_params(argc, argv, params, ARRAY_SIZE(params));
 	if (loops > 0xffffffffULL / 10) {
 		fprintf(stderr, "loops must be <= %llu\n", 0xffffffffULL / 10);
 		return 2;
 	}
 	nr_loops = (uint32_t)loops;
 	bench_init((int)(long long)host_cpu, 0, 64);
+	if (pp_page_pool_set_dma_tracking((int)tracking) < 0 ||
+	    pp_page_pool_set_ring_mode((int)ring) < 0 || dma_mode > 2) {
+		fprintf(stderr, "bad dma=, tracking= or ring=\n");
+		return 2;
+	}
+	pp_page_pool_set_fixes((unsigned int)fixes);
+	if (dma_mode) {
+		bench_dev = pp_device_create("bench0", dma_mode == 1 ? PP_DMA_DIRECT : PP_DMA_IOMMU, 0);
+		if (IS_ERR(bench_dev))
+			return 1;
+	}
 	pr_info("bench_page_pool_simple: Loaded\n");
 
 	if (enabled(bit_run_bench_baseline)) {
@@ -294,5 +331,7 @@ int main(int argc, char **argv)
 				time_bench_page_pool03_slow);
 	if (run_flags & (0xfULL << bit_run_bench_tasklet01))
 		bench_run_in_softirq(run_tasklet_tests, NULL);
+	if (bench_dev)
+		pp_device_destroy(bench_dev);
 	return 0;
 }

@@ -26,6 +26,7 @@ struct pp_thread_ctx {
 	int cpu;			/* logical CPU id; -1 until registered */
 	unsigned int preempt_count;
 	int softirq_pending;		/* NAPI polls queued on this CPU */
+	int rcu_nesting;		/* RCU read-side depth (bh regions included) */
 };
 
 extern __thread struct pp_thread_ctx __pp_ctx

@@ -19,20 +19,31 @@
 
 #include <linux/bottom_half.h>
 #include <linux/compiler.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
 
 void __pp_rcu_read_lock(void);
 void __pp_rcu_read_unlock(void);
 bool __pp_rcu_read_lock_held(void);
 
+/* Nested sections (the common case inside softirq) are a thread-local
+ * increment; only the outermost one calls into liburcu. */
 static inline void rcu_read_lock(void)
 {
-	__pp_rcu_read_lock();
+	if (__pp_ctx.rcu_nesting > 0)
+		__pp_ctx.rcu_nesting++;
+	else
+		__pp_rcu_read_lock();
+	barrier();
 }
 
 static inline void rcu_read_unlock(void)
 {
-	__pp_rcu_read_unlock();
+	barrier();
+	if (__pp_ctx.rcu_nesting > 1)
+		__pp_ctx.rcu_nesting--;
+	else
+		__pp_rcu_read_unlock();
 }
 
 #define rcu_read_lock_bh()	local_bh_disable()

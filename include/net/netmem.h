@@ -111,9 +111,22 @@ static inline struct netmem_desc *__netmem_clear_lsb(netmem_ref netmem)
 	return (struct netmem_desc *)(netmem & ~NET_IOV);
 }
 
+/*
+ * The page -> pool link. Normally the pp field is the pool. Pools that
+ * track their DMA mappings with the seeds' page_pool_item design store the
+ * page's item there instead, tagged with bit 0 (PP_ITEM_TAG); the item
+ * lives in a page-aligned block whose first word is the pool. Either way
+ * this is the pool (or NULL), and page_pool_to_pp() is this.
+ */
+#define PP_ITEM_TAG	0x1UL
+
 static inline struct page_pool *netmem_get_pp(netmem_ref netmem)
 {
-	return READ_ONCE(__netmem_clear_lsb(netmem)->pp);
+	unsigned long v = (unsigned long)READ_ONCE(__netmem_clear_lsb(netmem)->pp);
+
+	if (unlikely(v & PP_ITEM_TAG))
+		return READ_ONCE(*(struct page_pool **)(v & PAGE_MASK));
+	return (struct page_pool *)v;
 }
 
 static inline atomic_long_t *netmem_get_pp_ref_count_ref(netmem_ref netmem)

@@ -39,6 +39,55 @@ void pp_page_pool_set_defer_times(unsigned int retry_ms, unsigned int warn_ms);
  */
 int pp_page_pool_set_ring_mode(int mode);
 
+/*
+ * DMA tracking design of pools created from now on (enum pp_dma_tracking
+ * in <net/page_pool/types.h>): PP_DMA_TRACK_INDEX (default, upstream's),
+ * PP_DMA_TRACK_ITEMS (the seeds'), PP_DMA_TRACK_OFF (no fix: pages returned
+ * after destroy are unmapped through the device then, even if it unbound).
+ * PAGEPOOL_DMA_TRACKING=index|items|off sets the initial default. Returns
+ * the previous mode or -EINVAL. Docs: docs/DMA_SAFETY.md.
+ */
+int pp_page_pool_set_dma_tracking(int mode);
+
+struct pp_page_pool_track_stats {
+	int mode;			/* enum pp_dma_tracking */
+	u64 tracked;			/* INDEX: pages recorded as mapped now */
+	u64 capacity;			/* slots (INDEX) or items (ITEMS) */
+	u64 bytes;			/* memory the tracking uses */
+	u64 bytes_per_slot;		/* per tracked page */
+	u64 item_fast_empty;		/* ITEMS: blocks allocated on demand */
+	u64 item_full;			/* ITEMS: pages dropped for want of an item */
+	u64 item_blocks;
+};
+void pp_page_pool_get_track_stats(const struct page_pool *pool,
+				  struct pp_page_pool_track_stats *st);
+
+/*
+ * The seeds' napi_local fix (docs/DMA_SAFETY.md): an RCU read-side section
+ * around the napi-local decision and the cache recycle, and a grace period
+ * in page_pool_destroy() after direct recycling is disabled, before the
+ * cache is emptied. On by default; switchable to show the race.
+ * Returns the previous mask.
+ */
+#define PP_FIX_NAPI_LOCAL_RCU	0x1
+unsigned int pp_page_pool_set_fixes(unsigned int mask);
+
+/*
+ * Test hooks (built with meson -Dtest_hooks=true, the default): called at
+ * the points below with the pool, so tests can stop a thread exactly there.
+ * Returns 0, or -EOPNOTSUPP when built without hooks.
+ */
+enum pp_page_pool_hook {
+	PP_HOOK_NAPI_LOCAL_DECIDED,	/* a put found napi_local() true */
+	PP_HOOK_DESTROY_DIRECT_DISABLED,/* destroy disabled direct recycling */
+	PP_HOOK_DESTROY_SYNC_BEGIN,	/* destroy starts its grace period (fix on) */
+	PP_HOOK_DESTROY_CACHE_EMPTIED,	/* destroy emptied the alloc cache */
+	PP_HOOK_NR,
+};
+typedef void (*pp_page_pool_hook_fn)(enum pp_page_pool_hook point, struct page_pool *pool,
+				     void *arg);
+int pp_page_pool_set_test_hook(pp_page_pool_hook_fn fn, void *arg);
+
 /* One pool as netlink's page-pool-get reports it. */
 struct pp_page_pool_info {
 	u32 id;

@@ -13,6 +13,7 @@
 #include <net/netmem.h>
 #include <net/page_pool/helpers.h>
 #include <net/page_pool/types.h>
+#include <pagepool/core.h>
 
 /* The pp_magic / pp fields of a netmem (netmem_priv.h). */
 static inline void netmem_set_pp(netmem_ref netmem, struct page_pool *pool)
@@ -82,7 +83,7 @@ extern unsigned int ppcore_defer_warn_ms;
 /* page_pool.c */
 void ppcore_uninit(struct page_pool *pool);
 void ppcore_free(struct page_pool *pool);
-void page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem);
+bool page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem);
 void page_pool_clear_pp_info(netmem_ref netmem);
 void ppcore_return_netmem(struct page_pool *pool, netmem_ref netmem);
 s32 page_pool_inflight(const struct page_pool *pool, bool strict);
@@ -94,6 +95,45 @@ void ppcore_free_frag(struct page_pool *pool);
 int page_pool_list(struct page_pool *pool);
 void page_pool_detached(struct page_pool *pool);
 void page_pool_unlist(struct page_pool *pool);
+
+/* dma_track.c */
+int ppcore_track_init(struct page_pool *pool);
+void ppcore_track_free(struct page_pool *pool);
+bool __ppcore_track_attach(struct page_pool *pool, netmem_ref netmem);
+void __ppcore_track_detach(struct page_pool *pool, netmem_ref netmem);
+
+/* Only ITEMS tracking does anything here; the others just link the pool. */
+static inline bool ppcore_track_attach(struct page_pool *pool, netmem_ref netmem)
+{
+	if (likely(pool->dma_tracking != PP_DMA_TRACK_ITEMS) || netmem_is_net_iov(netmem)) {
+		WRITE_ONCE(__netmem_clear_lsb(netmem)->pp, pool);
+		return true;
+	}
+	return __ppcore_track_attach(pool, netmem);
+}
+
+static inline void ppcore_track_detach(struct page_pool *pool, netmem_ref netmem)
+{
+	if (unlikely(pool->dma_tracking == PP_DMA_TRACK_ITEMS))
+		__ppcore_track_detach(pool, netmem);
+}
+int ppcore_track_mapped(struct page_pool *pool, netmem_ref netmem);
+bool ppcore_track_claim_unmap(struct page_pool *pool, netmem_ref netmem);
+void ppcore_track_unmap_all(struct page_pool *pool);
+
+/* Fixes and test hooks (page_pool.c). */
+extern unsigned int ppcore_fixes;
+#ifdef PP_TEST_HOOKS
+extern pp_page_pool_hook_fn ppcore_hook_fn;
+void ppcore_run_hook(enum pp_page_pool_hook point, struct page_pool *pool);
+#define ppcore_hook(point, pool)						\
+	do {									\
+		if (unlikely(READ_ONCE(ppcore_hook_fn)))			\
+			ppcore_run_hook(point, pool);				\
+	} while (0)
+#else
+#define ppcore_hook(point, pool)	do { } while (0)
+#endif
 
 /* mp.c */
 int ppcore_mp_check_ops(const struct memory_provider_ops *ops);

@@ -66,6 +66,70 @@ int pp_page_pool_set_ring_mode(int mode)
 	return old;
 }
 
+/* DMA tracking design for new pools; PAGEPOOL_DMA_TRACKING sets it first. */
+static int dma_tracking_mode = -1;
+
+static int default_dma_tracking(void)
+{
+	int mode = READ_ONCE(dma_tracking_mode);
+
+	if (mode < 0) {
+		const char *env = getenv("PAGEPOOL_DMA_TRACKING");
+
+		mode = PP_DMA_TRACK_INDEX;
+		if (env && !strcmp(env, "items"))
+			mode = PP_DMA_TRACK_ITEMS;
+		else if (env && !strcmp(env, "off"))
+			mode = PP_DMA_TRACK_OFF;
+		WRITE_ONCE(dma_tracking_mode, mode);
+	}
+	return mode;
+}
+
+int pp_page_pool_set_dma_tracking(int mode)
+{
+	int old = default_dma_tracking();
+
+	if (mode != PP_DMA_TRACK_INDEX && mode != PP_DMA_TRACK_ITEMS && mode != PP_DMA_TRACK_OFF)
+		return -EINVAL;
+	WRITE_ONCE(dma_tracking_mode, mode);
+	return old;
+}
+
+unsigned int ppcore_fixes = PP_FIX_NAPI_LOCAL_RCU;
+
+unsigned int pp_page_pool_set_fixes(unsigned int mask)
+{
+	return __atomic_exchange_n(&ppcore_fixes, mask, __ATOMIC_RELAXED);
+}
+
+#ifdef PP_TEST_HOOKS
+pp_page_pool_hook_fn ppcore_hook_fn;
+static void *ppcore_hook_arg;
+
+int pp_page_pool_set_test_hook(pp_page_pool_hook_fn fn, void *arg)
+{
+	WRITE_ONCE(ppcore_hook_arg, arg);
+	__atomic_store_n(&ppcore_hook_fn, fn, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void ppcore_run_hook(enum pp_page_pool_hook point, struct page_pool *pool)
+{
+	pp_page_pool_hook_fn fn = __atomic_load_n(&ppcore_hook_fn, __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn(point, pool, READ_ONCE(ppcore_hook_arg));
+}
+#else
+int pp_page_pool_set_test_hook(pp_page_pool_hook_fn fn, void *arg)
+{
+	(void)fn;
+	(void)arg;
+	return -EOPNOTSUPP;
+}
+#endif
+
 /* System pools share one per-CPU statistics object, as in the kernel. */
 static struct page_pool_recycle_stats __percpu *pp_system_recycle_stats;
 static DEFINE_MUTEX(system_stats_lock);
@@ -173,6 +237,11 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 		}
 	}
 
+	pool->dma_tracking = (u8)default_dma_tracking();
+	err = ppcore_track_init(pool);
+	if (err)
+		goto err_free_ring;
+
 	atomic_set(&pool->pages_state_release_cnt, 0);
 	/* The driver calling page_pool_create() also calls page_pool_destroy(). */
 	refcount_set(&pool->user_cnt, 1);
@@ -210,6 +279,7 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 	return 0;
 
 err_free_ring:
+	ppcore_track_free(pool);
 	kfree(pool->lanes);
 	ptr_ring_cleanup(&pool->ring, NULL);
 err_free_stats:
@@ -249,6 +319,7 @@ static void page_pool_free_rcu(struct rcu_head *head)
 {
 	struct page_pool *pool = container_of(head, struct page_pool, rcu);
 
+	ppcore_track_free(pool);
 	page_pool_free_lanes(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
 	page_pool_stats_uninit(pool);
@@ -281,6 +352,7 @@ struct page_pool *page_pool_create_percpu(const struct page_pool_params *params,
 
 err_uninit:
 	ppcore_uninit(pool);
+	ppcore_track_free(pool);
 	page_pool_free_lanes(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
 	page_pool_stats_uninit(pool);
@@ -422,25 +494,41 @@ static bool page_pool_dma_map(struct page_pool *pool, netmem_ref netmem, gfp_t g
 
 	if (page_pool_set_dma_addr_netmem(netmem, dma)) {
 		WARN_ONCE(1, "unexpected DMA address");
-		dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
-				     pool->p.dma_dir,
-				     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
-		return false;
+		goto unmap_failed;
 	}
+	/* Recorded, so destroy can unmap it if it is still out then. */
+	if (pool->dma_tracked && ppcore_track_mapped(pool, netmem))
+		goto unset_failed;
 
 	/* A fresh mapping is synced for the whole area the device may use. */
 	page_pool_dma_sync_for_device(pool, netmem, pool->p.max_len);
 	return true;
+
+unset_failed:
+	page_pool_set_dma_addr_netmem(netmem, 0);
+unmap_failed:
+	dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order, pool->p.dma_dir,
+			     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+	return false;
 }
 
-void page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem)
+static __always_inline bool __page_pool_set_pp_info(struct page_pool *pool,
+						      netmem_ref netmem)
 {
-	netmem_set_pp(netmem, pool);
+	/* The page -> pool link (an item, for ITEMS tracking). */
+	if (!ppcore_track_attach(pool, netmem))
+		return false;
 	netmem_or_pp_magic(netmem, PP_SIGNATURE);
 	/* Every page starts as one fragment (see page_pool_unref_netmem()). */
 	page_pool_fragment_netmem(netmem, 1);
 	if (pool->has_init_callback)
 		pool->slow.init_callback(netmem, pool->slow.init_arg);
+	return true;
+}
+
+bool page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem)
+{
+	return __page_pool_set_pp_info(pool, netmem);
 }
 
 void page_pool_clear_pp_info(netmem_ref netmem)
@@ -455,6 +543,14 @@ static inline void page_pool_hold_inc(struct page_pool *pool)
 	WRITE_ONCE(pool->pages_state_hold_cnt, pool->pages_state_hold_cnt + 1);
 }
 
+/* A page that got the pool's link but no mapping: give both back. */
+static void page_pool_drop_unmapped(struct page_pool *pool, netmem_ref netmem)
+{
+	ppcore_track_detach(pool, netmem);
+	page_pool_clear_pp_info(netmem);
+	put_page(netmem_to_page(netmem));
+}
+
 static struct page *__page_pool_alloc_page_order(struct page_pool *pool, gfp_t gfp)
 {
 	struct page *page;
@@ -464,13 +560,17 @@ static struct page *__page_pool_alloc_page_order(struct page_pool *pool, gfp_t g
 	if (unlikely(!page))
 		return NULL;
 
-	if (pool->dma_map && unlikely(!page_pool_dma_map(pool, page_to_netmem(page), gfp))) {
+	/* The pool's link (item) first: tracking records the mapping in it. */
+	if (unlikely(!__page_pool_set_pp_info(pool, page_to_netmem(page)))) {
 		put_page(page);
+		return NULL;
+	}
+	if (pool->dma_map && unlikely(!page_pool_dma_map(pool, page_to_netmem(page), gfp))) {
+		page_pool_drop_unmapped(pool, page_to_netmem(page));
 		return NULL;
 	}
 
 	alloc_stat_inc(pool, slow_high_order);
-	page_pool_set_pp_info(pool, page_to_netmem(page));
 	page_pool_hold_inc(pool);
 	return page;
 }
@@ -504,11 +604,14 @@ static noinline netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool
 
 	for (i = 0; i < nr_pages; i++) {
 		netmem = pool->alloc.cache[i];
-		if (dma_map && unlikely(!page_pool_dma_map(pool, netmem, gfp))) {
+		if (unlikely(!__page_pool_set_pp_info(pool, netmem))) {
 			put_page(netmem_to_page(netmem));
 			continue;
 		}
-		page_pool_set_pp_info(pool, netmem);
+		if (dma_map && unlikely(!page_pool_dma_map(pool, netmem, gfp))) {
+			page_pool_drop_unmapped(pool, netmem);
+			continue;
+		}
 		pool->alloc.cache[pool->alloc.count++] = netmem;
 		page_pool_hold_inc(pool);
 	}
@@ -733,10 +836,46 @@ void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem
 		return;
 	}
 
-	if (!allow_direct)
-		allow_direct = __page_pool_napi_local(pool, in_softirq, cpu);
+	/* Direct recycling into a cache that destroy emptied for the last
+	 * time loses the page: report it (the seeds' debug check) and take
+	 * the ring instead, which destroy keeps emptying. */
+	if (allow_direct && unlikely(READ_ONCE(pool->dying))) {
+		DEBUG_NET_WARN_ON_ONCE(1);
+		allow_direct = false;
+		goto decided;
+	}
+	/* Can the caller be the pool's consumer anyway (napi-local)? Only in
+	 * softirq, and only for a pool with a NAPI or an owner CPU: all other
+	 * puts skip the question. */
+	if (!allow_direct && in_softirq &&
+	    (READ_ONCE(pool->p.napi) || READ_ONCE(pool->cpuid) >= 0)) {
+		/*
+		 * The seeds' napi_local fix: decide and recycle inside one RCU
+		 * read-side section (re-reading napi and cpuid in it), so
+		 * page_pool_destroy(), which waits a grace period after
+		 * disabling direct recycling, cannot empty the cache between
+		 * our decision and our push. (In softirq this nests: cheap.)
+		 */
+		bool fix = READ_ONCE(ppcore_fixes) & PP_FIX_NAPI_LOCAL_RCU;
 
+		if (fix)
+			rcu_read_lock();
+		allow_direct = __page_pool_napi_local(pool, true, cpu);
+		if (allow_direct) {
+			ppcore_hook(PP_HOOK_NAPI_LOCAL_DECIDED, pool);
+			/* The race the fix closes: reported if it happens. */
+			DEBUG_NET_WARN_ON_ONCE(READ_ONCE(pool->destroy_cnt));
+		}
+		if (fix) {
+			netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
+			rcu_read_unlock();
+			goto to_ring;
+		}
+	}
+
+decided:
 	netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
+to_ring:
 	if (netmem && !page_pool_recycle_in_ring(pool, netmem, in_softirq, cpu)) {
 		/* Ring full: back to the page allocator. */
 		recycle_stat_inc(pool, ring_full);
@@ -1022,10 +1161,25 @@ static void __page_pool_release_netmem_dma(struct page_pool *pool, netmem_ref ne
 
 	if (!pool->dma_map)
 		return;
+	/* Read first: a claimer that is not us (destroy's scrub) holds no
+	 * page reference and may clear it once it wins. */
 	dma = page_pool_get_dma_addr_netmem(netmem);
-	dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
-			     pool->p.dma_dir,
-			     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+	if (pool->dma_tracked) {
+		/* Unmap only if destroy did not do it already; inside an RCU
+		 * section, so destroy can wait for a claim-and-unmap in
+		 * progress before the driver unbinds the device. */
+		rcu_read_lock();
+		if (ppcore_track_claim_unmap(pool, netmem))
+			dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
+					     pool->p.dma_dir,
+					     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+		rcu_read_unlock();
+		netmem_set_dma_index(netmem, 0);
+	} else {
+		dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
+				     pool->p.dma_dir,
+				     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+	}
 	page_pool_set_dma_addr_netmem(netmem, 0);
 }
 
@@ -1042,6 +1196,7 @@ void ppcore_return_netmem(struct page_pool *pool, netmem_ref netmem)
 		put = pool->mp_ops->release_netmem(pool, netmem);
 	else
 		__page_pool_release_netmem_dma(pool, netmem);
+	ppcore_track_detach(pool, netmem);
 
 	/* Release ordering pairs with the acquire in page_pool_inflight(): the
 	 * thread that sees this count and frees the pool sees our accesses to
@@ -1089,6 +1244,7 @@ void net_mp_niov_set_page_pool(struct page_pool *pool, struct net_iov *niov)
 {
 	netmem_ref netmem = net_iov_to_netmem(niov);
 
+	/* A net_iov never needs an item: cannot fail. */
 	page_pool_set_pp_info(pool, netmem);
 	page_pool_hold_inc(pool);
 }

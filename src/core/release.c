@@ -96,19 +96,33 @@ static void page_pool_empty_alloc_cache_once(struct page_pool *pool)
 		netmem = pool->alloc.cache[--pool->alloc.count];
 		ppcore_return_netmem(pool, netmem);
 	}
+	/* From now on a direct recycle would land in a dead cache. */
+	WRITE_ONCE(pool->dying, true);
+	ppcore_hook(PP_HOOK_DESTROY_CACHE_EMPTIED, pool);
 }
 
 static void page_pool_scrub(struct page_pool *pool)
 {
+	bool first = !pool->destroy_cnt;
+
 	page_pool_empty_alloc_cache_once(pool);
 	WRITE_ONCE(pool->destroy_cnt, pool->destroy_cnt + 1);
-	if (pool->destroy_cnt == 1 && pool->dma_map && READ_ONCE(pool->dma_sync)) {
-		/* Stop syncing for the device, and let every recycler that
-		 * saw the old value finish its sync before anything is
-		 * unmapped (they sync inside an RCU read section). */
+	if (first && pool->dma_map && (READ_ONCE(pool->dma_sync) || pool->dma_tracked)) {
+		/* Stop syncing for the device ("skip dma sync operation for
+		 * inflight pages"), and let every recycler that saw the old
+		 * value finish its sync before anything is unmapped (they
+		 * sync inside an RCU read section). */
 		WRITE_ONCE(pool->dma_sync, false);
-		if (dma_dev_need_sync(pool->p.dev))
+		synchronize_net();
+		if (pool->dma_tracked) {
+			/* Unmap every page still mapped, in flight or not,
+			 * while the device is bound; then wait for releases
+			 * that claimed a mapping first and are unmapping it
+			 * now, so none is left when destroy returns and the
+			 * driver goes on to unbind. */
+			ppcore_track_unmap_all(pool);
 			synchronize_net();
+		}
 	}
 	/* No consumer any more, but producers may still be adding. */
 	page_pool_empty_ring(pool);
@@ -164,12 +178,25 @@ static void page_pool_release_retry(struct work_struct *wq)
 
 void page_pool_destroy(struct page_pool *pool)
 {
+	bool napi_local_possible;
+
 	if (!pool)
 		return;
 	if (!page_pool_put(pool))
 		return;
 
+	/* Only a pool with a NAPI or an owner CPU can be napi-local. */
+	napi_local_possible = READ_ONCE(pool->p.napi) || READ_ONCE(pool->cpuid) >= 0;
 	page_pool_disable_direct_recycling(pool);
+	ppcore_hook(PP_HOOK_DESTROY_DIRECT_DISABLED, pool);
+	/* The napi_local fix: a put that decided napi_local() before direct
+	 * recycling was disabled is still inside its RCU read-side section;
+	 * let it finish pushing into the cache before the cache is emptied
+	 * for the last time. */
+	if (napi_local_possible && (READ_ONCE(ppcore_fixes) & PP_FIX_NAPI_LOCAL_RCU)) {
+		ppcore_hook(PP_HOOK_DESTROY_SYNC_BEGIN, pool);
+		synchronize_rcu();
+	}
 	ppcore_free_frag(pool);
 
 	if (!page_pool_release(pool))

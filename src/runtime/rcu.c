@@ -74,7 +74,9 @@ static char tsan_gp_sync;
 #define tsan_gp_done()		do { } while (0)
 #endif
 
-static __thread int rcu_nesting __attribute__((tls_model("initial-exec")));
+/* The nesting depth lives in the thread context (linux/preempt.h) so the
+ * inline rcu_read_lock() can nest without a call. */
+#define rcu_nesting	(__pp_ctx.rcu_nesting)
 static __thread bool rcu_registered __attribute__((tls_model("initial-exec")));
 
 void pprt_rcu_thread_online(void)

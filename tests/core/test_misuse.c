@@ -139,6 +139,32 @@ static void test_put_after_pool_gone(void **state)
 	assert_all_pages_home();
 }
 
+/* A driver that recycles directly after destroying the pool: the cache was
+ * emptied for the last time, so the page would be lost there. Reported,
+ * and the page goes through the ring, which destroy keeps emptying. */
+static void test_recycle_direct_after_destroy(void **state)
+{
+	struct page_pool *pool = make_pool(0, NULL, 0);
+	struct pp_page_pool_info info;
+	unsigned long warns;
+	u32 id = pp_page_pool_id(pool);
+	struct page *p;
+	int i;
+
+	(void)state;
+	p = page_pool_alloc_pages(pool, GFP_ATOMIC);
+	page_pool_destroy(pool);
+	warns = pp_warn_count();
+	local_bh_disable();
+	page_pool_recycle_direct(pool, p);
+	local_bh_enable();
+	assert_int_equal(pp_warn_count(), warns + 1);
+	for (i = 0; i < 500 && !pp_page_pool_get_info(id, &info); i++)
+		usleep(2000);
+	assert_int_equal(pp_page_pool_get_info(id, &info), -ENOENT);
+	assert_all_pages_home();
+}
+
 static void test_bulk_with_stray_page(void **state)
 {
 	struct page_pool *pool = make_pool(0, NULL, 0);
@@ -167,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_double_put_ring),
 		cmocka_unit_test(test_put_after_pool_gone),
 		cmocka_unit_test(test_bulk_with_stray_page),
+		cmocka_unit_test(test_recycle_direct_after_destroy),
 		cmocka_unit_test(test_page_of_another_pool),
 	};
 

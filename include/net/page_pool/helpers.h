@@ -166,7 +166,7 @@ __page_pool_recycle_direct_fast(struct page_pool *pool, netmem_ref netmem)
 		if (unlikely(page_ref_count(page) != 1 || page_is_pfmemalloc(page)))
 			return false;
 	}
-	if (unlikely(READ_ONCE(pool->dma_sync) || count >= PP_ALLOC_CACHE_SIZE))
+	if (unlikely(READ_ONCE(pool->direct_slow) || count >= PP_ALLOC_CACHE_SIZE))
 		return false;
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
 	pool->alloc.cache[count] = netmem;

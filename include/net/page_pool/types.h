@@ -65,6 +65,24 @@ enum pp_ring_mode {
 };
 #define PP_LANE_SIZE	256	/* slots per lane, at most the ring's size */
 
+/*
+ * How a pool tracks its DMA-mapped pages so page_pool_destroy() can unmap
+ * the ones still in flight while the device is bound (the IOMMU crash at
+ * driver unbind; see docs/DMA_SAFETY.md and <pagepool/core.h>):
+ *   PP_DMA_TRACK_INDEX  upstream v6.15's design: an index in pp_magic and a
+ *                       per-pool table, unmap-once by compare-and-exchange;
+ *                       costs only at map and unmap. The default.
+ *   PP_DMA_TRACK_ITEMS  the seeds' design: every page points at a 16-byte
+ *                       page_pool_item in a page-sized block that names the
+ *                       pool; hold/release item lists.
+ *   PP_DMA_TRACK_OFF    no tracking: the behaviour before the fix.
+ */
+enum pp_dma_tracking {
+	PP_DMA_TRACK_INDEX,
+	PP_DMA_TRACK_ITEMS,
+	PP_DMA_TRACK_OFF,
+};
+
 /* A lane: its ring, and the producer's count of pages it put in (the
  * `ring` statistic for lane returns; producer-written only). */
 struct pp_lane {
@@ -169,7 +187,16 @@ struct page_pool {
 	bool dma_map:1;
 	bool dma_sync_for_cpu:1;
 	bool system:1;
-	bool dma_sync;			/* cleared by destroy, read under RCU */
+	/* dma_sync (cleared by destroy, read under RCU) and dying (set when
+	 * destroy empties the cache) share a word the direct-recycle fast
+	 * path tests with one load: either one sends it to the slow path. */
+	union {
+		struct {
+			bool dma_sync;
+			bool dying;
+		};
+		u16 direct_slow;
+	};
 
 	struct {
 		long frag_users;
@@ -209,6 +236,11 @@ struct page_pool {
 	struct pp_lane **lanes;
 	unsigned long lane_mask[NR_CPUS / BITS_PER_LONG];
 	u32 lane_cursor;		/* consumer's round-robin start */
+
+	/* DMA tracking (src/core/dma_track.c): the design and its state. */
+	u8 dma_tracking;		/* enum pp_dma_tracking */
+	bool dma_tracked;		/* tracking in effect (DMA-mapping pool) */
+	void *track;
 
 	void *mp_priv;
 	const struct memory_provider_ops *mp_ops;
