@@ -216,6 +216,17 @@ static int time_bench_page_pool(struct time_bench_record *rec, enum test_type ty
 	}
 	time_bench_stop(rec, loops_cnt);
 
+	if (bench_dev && type == type_page_allocator) {
+		/* What DMA tracking costs in memory, per page it tracks. */
+		struct pp_page_pool_track_stats ts;
+		static const char *const names[] = { "index", "items", "off" };
+
+		pp_page_pool_get_track_stats(pp, &ts);
+		if (ts.bytes_per_slot)
+			pr_info("%s(): DMA tracking %s: %llu bytes per tracked page (%llu bytes for %llu slots)\n",
+				func, names[ts.mode], (unsigned long long)ts.bytes_per_slot,
+				(unsigned long long)ts.bytes, (unsigned long long)ts.capacity);
+	}
 	if (type == type_napi_aware) {
 		struct page_pool_stats stats = { 0 };
 

@@ -117,8 +117,6 @@ static inline void ppcore_track_detach(struct page_pool *pool, netmem_ref netmem
 	if (unlikely(pool->dma_tracking == PP_DMA_TRACK_ITEMS))
 		__ppcore_track_detach(pool, netmem);
 }
-int ppcore_track_mapped(struct page_pool *pool, netmem_ref netmem);
-bool ppcore_track_claim_unmap(struct page_pool *pool, netmem_ref netmem);
 void ppcore_track_unmap_all(struct page_pool *pool);
 
 /* Fixes and test hooks (page_pool.c). */

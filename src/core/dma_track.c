@@ -54,33 +54,9 @@
 #include <pagepool/runtime.h>
 
 #include "core/core_internal.h"
+#include "core/dma_track.h"
 
-/* INDEX design. */
-
-#define INDEX_CHUNK_SHIFT	9
-#define INDEX_CHUNK		(1u << INDEX_CHUNK_SHIFT)	/* 4 KiB of slots */
-#define INDEX_MAX		((1ul << PP_DMA_INDEX_BITS) - 1)
-
-struct pp_index_table {
-	unsigned long **dir;		/* chunk k: slots [k*CHUNK, (k+1)*CHUNK) */
-	u32 nr_chunks;			/* chunks in dir (consumer-written) */
-	u32 dir_size;			/* capacity of dir */
-	u32 hint;			/* next-fit cursor (consumer-only) */
-	struct pp_index_old_dir {	/* replaced directories, freed at the end */
-		struct pp_index_old_dir *next;
-		unsigned long **dir;
-	} *old;
-};
-
-/* Probe this many slots for a free one before growing the table. */
-#define INDEX_PROBE	32
-
-static unsigned long *index_slot(struct pp_index_table *t, unsigned long id)
-{
-	unsigned long **dir = smp_load_acquire(&t->dir);
-
-	return &READ_ONCE(dir[id >> INDEX_CHUNK_SHIFT])[id & (INDEX_CHUNK - 1)];
-}
+/* INDEX design (the table and its hot paths: dma_track.h). */
 
 /* Consumer only. Add a chunk (and a bigger directory when needed). */
 static int index_grow(struct pp_index_table *t)
@@ -138,9 +114,21 @@ static bool index_take(struct pp_index_table *t, unsigned long id, netmem_ref ne
 /* Consumer only: a free slot for @netmem; returns its id (>= 1) or 0. */
 static unsigned long index_alloc(struct pp_index_table *t, netmem_ref netmem)
 {
-	unsigned long cap = (unsigned long)t->nr_chunks * INDEX_CHUNK, id, n;
+	unsigned long cap = (unsigned long)t->nr_chunks * INDEX_CHUNK, id = t->hint, n;
 
-	for (n = 0, id = t->hint; n < cap; n++, id++) {
+	/* Common case: the slot at the cursor is free. (The consumer owns
+	 * the directory, so plain loads of it are fine here.) */
+	if (likely(id && id < cap)) {
+		unsigned long *slot = &t->dir[id >> INDEX_CHUNK_SHIFT][id & (INDEX_CHUNK - 1)];
+
+		if (!__atomic_load_n(slot, __ATOMIC_RELAXED)) {
+			__atomic_store_n(slot, (unsigned long)netmem, __ATOMIC_RELEASE);
+			t->hint = (u32)(id + 1);
+			return id;
+		}
+	}
+
+	for (n = 0; n < cap; n++, id++) {
 		if (id >= cap)
 			id = 0;
 		if (id && index_take(t, id, netmem))	/* id 0: "not tracked" */
@@ -156,23 +144,6 @@ static unsigned long index_alloc(struct pp_index_table *t, netmem_ref netmem)
 	if (!cap && index_grow(t) == 0 && index_take(t, 1, netmem))
 		return 1;
 	return 0;
-}
-
-/* Before destroy: the releaser is the only one touching its slot. */
-static bool index_claim(struct pp_index_table *t, unsigned long id, netmem_ref netmem,
-			bool destroying)
-{
-	unsigned long *slot = index_slot(t, id);
-	unsigned long expected = (unsigned long)netmem;
-
-	if (!destroying) {
-		if (WARN_ON_ONCE(__atomic_load_n(slot, __ATOMIC_RELAXED) != expected))
-			return false;
-		__atomic_store_n(slot, 0, __ATOMIC_RELAXED);
-		return true;
-	}
-	return __atomic_compare_exchange_n(slot, &expected, 0, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
 
 /* ITEMS design. */
@@ -358,7 +329,7 @@ void __ppcore_track_detach(struct page_pool *pool, netmem_ref netmem)
 	llist_add(&item->lentry, &it->release);
 }
 
-int ppcore_track_mapped(struct page_pool *pool, netmem_ref netmem)
+int __ppcore_track_mapped(struct page_pool *pool, netmem_ref netmem)
 {
 	struct page_pool_item *item;
 	unsigned long id;
@@ -380,7 +351,7 @@ int ppcore_track_mapped(struct page_pool *pool, netmem_ref netmem)
 }
 
 /* Caller is inside an RCU read-side section (see the top of the file). */
-bool ppcore_track_claim_unmap(struct page_pool *pool, netmem_ref netmem)
+bool __ppcore_track_claim_unmap(struct page_pool *pool, netmem_ref netmem)
 {
 	bool destroying = READ_ONCE(pool->destroy_cnt) != 0;
 	struct page_pool_item *item;

@@ -33,6 +33,7 @@
 #include <pagepool/core.h>
 
 #include "core/core_internal.h"
+#include "core/dma_track.h"
 
 DEFINE_STATIC_KEY_FALSE(page_pool_mem_providers);
 
@@ -1166,14 +1167,19 @@ static void __page_pool_release_netmem_dma(struct page_pool *pool, netmem_ref ne
 	dma = page_pool_get_dma_addr_netmem(netmem);
 	if (pool->dma_tracked) {
 		/* Unmap only if destroy did not do it already; inside an RCU
-		 * section, so destroy can wait for a claim-and-unmap in
-		 * progress before the driver unbinds the device. */
-		rcu_read_lock();
+		 * read-side section, so destroy can wait for a claim-and-unmap
+		 * in progress before the driver unbinds the device. (Softirq
+		 * already is one.) */
+		bool rcu = !in_softirq();
+
+		if (rcu)
+			rcu_read_lock();
 		if (ppcore_track_claim_unmap(pool, netmem))
 			dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
 					     pool->p.dma_dir,
 					     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
-		rcu_read_unlock();
+		if (rcu)
+			rcu_read_unlock();
 		netmem_set_dma_index(netmem, 0);
 	} else {
 		dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,

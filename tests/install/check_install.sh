@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+#
+# Install the build into a scratch DESTDIR, then build tests/install/demo.c
+# and the compat RX driver against it with pkg-config alone, and run both.
+# Usage: check_install.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1
+src=$2
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+
+meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
+pc=$(find "$dest" -name pagepool.pc | head -n 1)
+[ -n "$pc" ] || { echo "pagepool.pc was not installed"; exit 1; }
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+# DESTDIR moved everything under $dest: point the .pc's prefix there.
+prefix=$(pkg-config --variable=prefix pagepool)
+flags=$(pkg-config --define-variable=prefix="$dest$prefix" --cflags --libs pagepool)
+libdir=$(pkg-config --define-variable=prefix="$dest$prefix" --variable=libdir pagepool)
+echo "pkg-config --cflags --libs pagepool: $flags"
+
+cc -std=gnu11 -Wall -Wextra -Werror -o "$dest/demo" "$src/tests/install/demo.c" $flags
+LD_LIBRARY_PATH="$libdir" "$dest/demo"
+
+# The kernel-style driver, built from the installed headers only.
+cc -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -c -o "$dest/drv.o" \
+	"$src/tests/compat/sim_rx_driver.c" $flags
+echo "installed headers and library: OK"
