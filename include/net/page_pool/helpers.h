@@ -154,12 +154,10 @@ static __always_inline struct page *__page_pool_alloc_pages_inline(struct page_p
  * cache. pp_ref_count 0 marks the page as back in the pool.
  */
 static __always_inline bool
-__page_pool_recycle_direct_fast(struct page_pool *pool, netmem_ref netmem)
+__page_pool_recycle_direct_fast_owned(struct page_pool *pool, netmem_ref netmem)
 {
 	u32 count = pool->alloc.count;
 
-	if (unlikely(netmem_get_pp(netmem) != pool))
-		return false;
 	if (!netmem_is_net_iov(netmem)) {
 		const struct page *page = __netmem_to_page(netmem);
 
@@ -173,6 +171,14 @@ __page_pool_recycle_direct_fast(struct page_pool *pool, netmem_ref netmem)
 	pool->alloc.count = count + 1;
 	__pp_consumer_stat_inc(pool->cached);
 	return true;
+}
+
+static __always_inline bool
+__page_pool_recycle_direct_fast(struct page_pool *pool, netmem_ref netmem)
+{
+	if (unlikely(netmem_get_pp(netmem) != pool))
+		return false;
+	return __page_pool_recycle_direct_fast_owned(pool, netmem);
 }
 
 /**
@@ -210,7 +216,10 @@ static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_
 	}
 	if (!page_pool_unref_and_test(netmem))
 		return;
-	page_pool_put_unrefed_netmem(pool, netmem, dma_sync_size, allow_direct);
+	/* The owner was checked above: straight to the fast recycle. */
+	if (allow_direct && __page_pool_recycle_direct_fast_owned(pool, netmem))
+		return;
+	__page_pool_put_unrefed_slow_path(pool, netmem, dma_sync_size, allow_direct);
 }
 
 static __always_inline void page_pool_put_page(struct page_pool *pool, struct page *page,
