@@ -2,7 +2,8 @@
 /*
  * pagepool's own calls (everything that is not the kernel's API): threads as
  * CPUs, the print callback, WARN counters and fault injection (runtime), the
- * arena (mm), simulated devices (dma), and page_pool introspection (core).
+ * arena (mm), simulated devices (dma), page_pool introspection (core) and
+ * the XDP return-path switch (xdp).
  * Kernel code needs this header only to set up threads and devices.
  */
 #ifndef _PAGEPOOL_H
@@ -12,5 +13,6 @@
 #include <pagepool/mm.h>
 #include <pagepool/dma.h>
 #include <pagepool/core.h>
+#include <pagepool/xdp.h>
 
 #endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * pagepool's own XDP knobs: which generation of the kernel's XDP return
+ * path xdp_return_frame*() and xdp_return_buff() run, so one program can
+ * measure both (bench_xdp_return) and tests can check they agree.
+ * Layer: xdp.
+ */
+#ifndef _PAGEPOOL_XDP_H
+#define _PAGEPOOL_XDP_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * PP_XDP_RETURN_DIRECT (default) - the kernel since v6.1 (seed "xdp:
+ *	improve page_pool xdp_return performance", fb33ec016b87): the pool is
+ *	read from the page (netmem_get_pp()); no lookup, no RCU section. Safe
+ *	because a pool with pages in flight is never freed.
+ * PP_XDP_RETURN_LOOKUP - the kernel up to v6.0: under rcu_read_lock(), the
+ *	frame's mem id is looked up in the id -> allocator hash table and the
+ *	page is put to that allocator's pool. The id travels in
+ *	xdp_frame.mem_id (see <net/xdp.h>) or, for xdp_return_buff(), in
+ *	rxq->mem.id. Bulk returns cache the allocator and flush when the id
+ *	changes (v5.11-v6.13); they need one RCU read-side section around the
+ *	whole bulk, as those kernels did.
+ * Both give every page back to the pool that owns it; only the cost
+ * differs. Switching at run time is allowed, also with frames in flight,
+ * but not in the middle of a bulk (flush first).
+ */
+enum pp_xdp_return_mode {
+	PP_XDP_RETURN_DIRECT = 0,
+	PP_XDP_RETURN_LOOKUP = 1,
+};
+
+/* Set the mode for every thread. Returns the previous mode, or -EINVAL.
+ * The environment variable PAGEPOOL_XDP_RETURN=direct|lookup sets the
+ * initial mode (read when the library is loaded). Any thread. */
+int pp_xdp_set_return_mode(int mode);
+int pp_xdp_get_return_mode(void);
+
+/* Memory models currently registered (ids in use, including those whose
+ * removal waits for an RCU grace period). Any thread. */
+unsigned int pp_xdp_mem_id_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _PAGEPOOL_XDP_H */

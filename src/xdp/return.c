@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Giving XDP memory back (the return half of the kernel's net/core/xdp.c),
+ * in two generations selected at run time (pp_xdp_set_return_mode()):
+ *
+ *   direct (v6.1+, the seed fb33ec016b87, in its netmem form): the pool is
+ *     read from the page; the pool cannot go away under us because it is
+ *     not freed while it has pages in flight, and this page is one.
+ *   lookup (up to v6.0): the allocator is found by mem id in the RCU hash
+ *     table, inside rcu_read_lock(); bulk returns (v5.11-v6.13) keep the
+ *     found allocator and flush whenever the id changes.
+ *
+ * Both paths are compiled into each exported function and chosen by one
+ * static key, so a benchmark compares them in the same binary with the
+ * same page_pool code underneath; the direct mode pays one predicted
+ * branch for the choice.
+ *
+ * Every put goes through page_pool_put_full_*(), which still checks the
+ * page against the pool it is given and lets page_pool_napi_local() turn a
+ * non-direct return from the pool's own NAPI context into a direct one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bottom_half.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <net/page_pool/helpers.h>
+#include <net/xdp.h>
+#include <pagepool/xdp.h>
+
+#include "xdp/xdp_internal.h"
+
+/* Per thread, as the kernel's is per CPU (a thread is a CPU here). */
+__thread u32 __xdp_ri_kern_flags __attribute__((tls_model("initial-exec")));
+
+DEFINE_STATIC_KEY_FALSE(ppxdp_return_lookup);
+
+int pp_xdp_set_return_mode(int mode)
+{
+	int old = pp_xdp_get_return_mode();
+
+	switch (mode) {
+	case PP_XDP_RETURN_DIRECT:
+		static_branch_disable(&ppxdp_return_lookup);
+		break;
+	case PP_XDP_RETURN_LOOKUP:
+		static_branch_enable(&ppxdp_return_lookup);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return old;
+}
+
+int pp_xdp_get_return_mode(void)
+{
+	return static_key_enabled(&ppxdp_return_lookup) ? PP_XDP_RETURN_LOOKUP
+							 : PP_XDP_RETURN_DIRECT;
+}
+
+__attribute__((constructor)) static void ppxdp_return_mode_init(void)
+{
+	const char *env = getenv("PAGEPOOL_XDP_RETURN");
+
+	if (env && !strcmp(env, "lookup"))
+		pp_xdp_set_return_mode(PP_XDP_RETURN_LOOKUP);
+}
+
+/* Memory that is not a page_pool's: the same in both generations. */
+static __always_inline void xdp_return_other(netmem_ref netmem, enum xdp_mem_type mem_type)
+{
+	switch (mem_type) {
+	case MEM_TYPE_PAGE_SHARED:
+		/* page_frag_free(): a reference on the head page. */
+		put_page(netmem_to_page(netmem_compound_head(netmem)));
+		break;
+	case MEM_TYPE_PAGE_ORDER0:
+		put_page(netmem_to_page(netmem));
+		break;
+	case MEM_TYPE_XSK_BUFF_POOL:
+		/* xsk_buff_free(): no AF_XDP buffer pool in this library. */
+		XDP_WARN("MEM_TYPE_XSK_BUFF_POOL memory cannot be returned here");
+		break;
+	default:
+		/* Not possible, checked at registration */
+		WARN(1, "Incorrect XDP memory type (%d) usage", mem_type);
+		break;
+	}
+}
+
+/* The newest generation for a page_pool netmem. Caller passes the head
+ * (netmem_compound_head(), or virt_to_netmem() which already is). */
+static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_direct)
+{
+	if (napi_direct && xdp_return_frame_no_direct())
+		napi_direct = false;
+	/* mem_type says this is a page_pool netmem: no pp_magic check. */
+	page_pool_put_full_netmem(netmem_get_pp(netmem), netmem, napi_direct);
+}
+
+/* An id with no allocator: the kernel would oops. Say so, and give the
+ * page to the pool that owns it so nothing leaks. */
+static noinline void xdp_return_unknown_id(struct page *page, u32 mem_id)
+{
+	WARN_ONCE(1, "xdp: return to unregistered mem id %u", mem_id);
+	page_pool_put_full_page(page_pool_to_pp(page), page, false);
+}
+
+/* The old generation for a page_pool buffer. */
+static __always_inline void xdp_return_pp_lookup(void *data, u32 mem_id, bool napi_direct)
+{
+	struct xdp_mem_allocator *xa;
+	struct page *page;
+
+	rcu_read_lock();
+	/* mem_id is valid, checked at registration */
+	xa = ppxdp_mem_lookup(mem_id);
+	page = virt_to_head_page(data);
+	napi_direct &= !xdp_return_frame_no_direct();
+	if (likely(xa))
+		page_pool_put_full_page(xa->page_pool, page, napi_direct);
+	else
+		xdp_return_unknown_id(page, mem_id);
+	rcu_read_unlock();
+}
+
+void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direct,
+		  struct xdp_buff *xdp)
+{
+	(void)xdp;
+	if (likely(mem_type == MEM_TYPE_PAGE_POOL))
+		xdp_return_pp_direct(netmem_compound_head(netmem), napi_direct);
+	else
+		xdp_return_other(netmem, mem_type);
+}
+
+static __always_inline void xdp_return_data(void *data, enum xdp_mem_type mem_type,
+					    u32 mem_id, bool napi_direct)
+{
+	if (likely(mem_type == MEM_TYPE_PAGE_POOL)) {
+		if (static_branch_unlikely(&ppxdp_return_lookup))
+			xdp_return_pp_lookup(data, mem_id, napi_direct);
+		else
+			xdp_return_pp_direct(virt_to_netmem(data), napi_direct);
+		return;
+	}
+	xdp_return_other(virt_to_netmem(data), mem_type);
+}
+
+void xdp_return_frame(struct xdp_frame *xdpf)
+{
+	xdp_return_data(xdpf->data, xdpf->mem_type, xdpf->mem_id, false);
+}
+
+void xdp_return_frame_rx_napi(struct xdp_frame *xdpf)
+{
+	xdp_return_data(xdpf->data, xdpf->mem_type, xdpf->mem_id, true);
+}
+
+void xdp_return_buff(struct xdp_buff *xdp)
+{
+	const struct xdp_rxq_info *rxq = xdp->rxq;
+
+	if (unlikely(rxq->mem.type == MEM_TYPE_XSK_BUFF_POOL)) {
+		XDP_WARN("MEM_TYPE_XSK_BUFF_POOL memory cannot be returned here");
+		return;
+	}
+	xdp_return_data(xdp->data, (enum xdp_mem_type)rxq->mem.type, rxq->mem.id, true);
+}
+
+/*
+ * The old bulk: one allocator per bulk. Caller MUST hold one RCU read-side
+ * section (or stay bh-disabled) across the whole bulk: bq->xa is kept
+ * between calls.
+ */
+static noinline void xdp_bulk_new_allocator(struct xdp_frame_bulk *bq, u32 mem_id)
+{
+	struct xdp_mem_allocator *xa;
+
+	WARN_ONCE(!rcu_read_lock_held() && !in_softirq(),
+		  "xdp_return_frame_bulk() outside an RCU read-side section");
+	xdp_flush_frame_bulk(bq);
+	xa = ppxdp_mem_lookup(mem_id);
+	if (unlikely(!xa))
+		WARN_ONCE(1, "xdp: bulk return to unregistered mem id %u", mem_id);
+	bq->xa = xa;
+}
+
+static __always_inline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
+							 struct xdp_frame_bulk *bq)
+{
+	const struct xdp_mem_allocator *xa = bq->xa;
+
+	if (bq->count == XDP_BULK_QUEUE_SIZE)
+		xdp_flush_frame_bulk(bq);
+	if (unlikely(!xa || xdpf->mem_id != xa->mem.id))
+		xdp_bulk_new_allocator(bq, xdpf->mem_id);
+	/* An unknown id still goes into the (mixed-pool) bulk: the flush
+	 * hands the page to the pool that owns it. */
+	bq->q[bq->count++] = virt_to_netmem(xdpf->data);
+}
+
+void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
+{
+	if (unlikely(xdpf->mem_type != MEM_TYPE_PAGE_POOL)) {
+		xdp_return_frame(xdpf);
+		return;
+	}
+	if (static_branch_unlikely(&ppxdp_return_lookup)) {
+		xdp_return_frame_bulk_lookup(xdpf, bq);
+		return;
+	}
+	/* Pools may be mixed: page_pool_put_netmem_bulk() sorts them out. */
+	if (bq->count == XDP_BULK_QUEUE_SIZE)
+		xdp_flush_frame_bulk(bq);
+	bq->q[bq->count++] = virt_to_netmem(xdpf->data);
+}
