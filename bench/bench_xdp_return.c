@@ -21,6 +21,10 @@
  *   models=N     other memory models registered first, so the table
  *                holds N + 2 ids, as on a host with several NICs (64)
  *   cpu=N        host CPU to pin to (default 0; -1 = no pinning)
+ *   table=T      the id -> allocator table the lookup generation reads:
+ *                0 pagepool's id table, 1 liburcu's rculfhash (a
+ *                general-purpose RCU hash table, as the kernel's
+ *                rhashtable was), 2 both, one after the other (default)
  *
  * Set-up: a registered net_device, two RX queues, each with a page_pool
  * (order 0, 1024-entry ring, no DMA) registered through
@@ -68,6 +72,9 @@ static unsigned long long loops = 10000000;
 static unsigned long long run_flags = 0xffffffff;
 static unsigned long long nr_models = 64;
 static unsigned long long host_cpu = 0;
+static unsigned long long table = 2;
+/* The lookup generation's name in Type strings: which table it reads. */
+static const char *lookup_label = "lookup";
 
 /*
  * Frames per timed region: the alloc cache holds exactly one batch, so
@@ -256,7 +263,7 @@ static int xdp_return_record(struct time_bench_record *rec, void *data)
 
 static void run_test(struct bench *b, int t)
 {
-	static const char *const mode_name[2] = { "direct", "lookup" };
+	const char *const mode_name[2] = { "direct", lookup_label };
 	char txt[96];
 	int m;
 
@@ -308,8 +315,8 @@ static void print_ratios(const struct bench *b)
 		interrupted += b->interrupted[t][0] + b->interrupted[t][1];
 	}
 	if (len)
-		pr_info("bench_xdp_return: ratio direct/lookup per frame:%s (%llu interrupted batches redone)\n",
-			line, (unsigned long long)interrupted);
+		pr_info("bench_xdp_return: ratio direct/%s per frame:%s (%llu interrupted batches redone)\n",
+			lookup_label, line, (unsigned long long)interrupted);
 }
 
 int main(int argc, char **argv)
@@ -319,15 +326,17 @@ int main(int argc, char **argv)
 		{ "run_flags", &run_flags, "bitmask of tests to run" },
 		{ "models", &nr_models, "other memory models registered first" },
 		{ "cpu", &host_cpu, "host CPU to pin to (-1: none)" },
+		{ "table", &table, "lookup table: 0 id table, 1 rculfhash, 2 both" },
 	};
+	int tbl;
 	struct xdp_mem_info *others;
 	struct bench *b;
 	unsigned long long i;
 	int q, err;
 
-	bench_parse_params(argc, argv, params, 4);
+	bench_parse_params(argc, argv, params, ARRAY_SIZE(params));
 	loops -= loops % (CHUNK * BATCH);
-	if (!loops || loops > 0xffffffffULL || nr_models > 60000) {
+	if (!loops || loops > 0xffffffffULL || nr_models > 60000 || table > 2) {
 		fprintf(stderr, "need 2048 <= loops < 2^32 and models <= 60000\n");
 		return 2;
 	}
@@ -367,9 +376,16 @@ int main(int argc, char **argv)
 	pr_info("bench_xdp_return: %u memory models registered, pool mem ids %u and %u\n",
 		pp_xdp_mem_id_count(), b->rxq[0].mem.id, b->rxq[1].mem.id);
 
-	bench_run_in_softirq(run_softirq_tests, b);
-	run_test(b, T_NO_SOFTIRQ);
-	print_ratios(b);
+	for (tbl = PP_XDP_TABLE_ID; tbl <= PP_XDP_TABLE_RCULFHASH; tbl++) {
+		if (table != 2 && (int)table != tbl)
+			continue;
+		pp_xdp_set_lookup_table(tbl);
+		lookup_label = tbl == PP_XDP_TABLE_ID ? "lookup" : "lookup_rculfhash";
+		bench_run_in_softirq(run_softirq_tests, b);
+		run_test(b, T_NO_SOFTIRQ);
+		print_ratios(b);
+	}
+	pp_xdp_set_lookup_table(PP_XDP_TABLE_ID);
 
 	for (q = 0; q < 2; q++) {
 		xdp_rxq_info_unreg(&b->rxq[q]);		/* drops the XDP reference */

@@ -39,6 +39,23 @@ enum pp_xdp_return_mode {
 int pp_xdp_set_return_mode(int mode);
 int pp_xdp_get_return_mode(void);
 
+/*
+ * Which id -> allocator table the LOOKUP generation reads:
+ * PP_XDP_TABLE_ID (default) - pagepool's RCU table indexed by the id
+ *	(open addressing, a few dependent loads, inlined);
+ * PP_XDP_TABLE_RCULFHASH - liburcu's rculfhash, a general-purpose RCU hash
+ *	table like the kernel's rhashtable that v6.0 looked the id up in (a
+ *	function call, a hash, a split-ordered bucket walk).
+ * Both are kept up to date; only the lookups change. The environment
+ * variable PAGEPOOL_XDP_TABLE=id|rculfhash sets the initial choice.
+ * Returns the previous table, or -EINVAL. Any thread.
+ */
+enum pp_xdp_lookup_table {
+	PP_XDP_TABLE_ID = 0,
+	PP_XDP_TABLE_RCULFHASH = 1,
+};
+int pp_xdp_set_lookup_table(int table);
+
 /* Memory models currently registered (ids in use, including those whose
  * removal waits for an RCU grace period). Any thread. */
 unsigned int pp_xdp_mem_id_count(void);

@@ -14,6 +14,7 @@
 #include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <pagepool/xdp.h>
 
@@ -21,6 +22,82 @@
 
 DEFINE_MUTEX(ppxdp_mem_lock);
 struct ppxdp_mem_table *ppxdp_mem_table;
+DEFINE_STATIC_KEY_FALSE(ppxdp_lookup_lfht);
+
+/*
+ * The rculfhash mirror of the id table, under ppxdp_mem_lock. It is only
+ * built when the rculfhash lookup is first chosen (rculfhash with
+ * auto-resize runs a worker thread; a process that never compares the two
+ * tables should not get one), then kept up to date by every insert and
+ * remove for the rest of the process, so switching back and forth is cheap.
+ */
+static bool lfht_mirrored;
+
+/* Add every live entry of the current table to the mirror. */
+static int lfht_mirror_start(void)
+{
+	struct ppxdp_mem_table *t = ppxdp_mem_table;
+	u32 i, done = 0;
+	int err = 0;
+
+	rcu_read_lock();
+	for (i = 0; t && i <= t->mask; i++) {
+		struct xdp_mem_allocator *xa = t->slots[i];
+
+		if (!xa || xa == PPXDP_TOMBSTONE)
+			continue;
+		err = ppxdp_lfht_add(&xa->lfht, xa->mem.id);
+		if (err)
+			break;
+		done = i + 1;
+	}
+	if (err) {
+		/* Undo: the mirror is all or nothing. */
+		for (i = 0; i < done; i++) {
+			struct xdp_mem_allocator *xa = t->slots[i];
+
+			if (xa && xa != PPXDP_TOMBSTONE)
+				ppxdp_lfht_del(&xa->lfht);
+		}
+	}
+	rcu_read_unlock();
+	if (err)
+		return -ENOMEM;
+	lfht_mirrored = true;
+	return 0;
+}
+
+int pp_xdp_set_lookup_table(int table)
+{
+	int old, err = 0;
+
+	if (table != PP_XDP_TABLE_ID && table != PP_XDP_TABLE_RCULFHASH)
+		return -EINVAL;
+	mutex_lock(&ppxdp_mem_lock);
+	old = static_key_enabled(&ppxdp_lookup_lfht) ? PP_XDP_TABLE_RCULFHASH
+						     : PP_XDP_TABLE_ID;
+	if (table == PP_XDP_TABLE_RCULFHASH) {
+		/* Fill the mirror before any reader may look in it. */
+		if (!lfht_mirrored) {
+			err = lfht_mirror_start();
+			/*
+			 * Our static keys are a relaxed flag, not the kernel's
+			 * patched-and-synchronised code: a grace period (a
+			 * barrier on every reader thread, liburcu-memb's
+			 * membarrier) orders the mirror's contents before the
+			 * flag for any reader that then sees the flag set.
+			 */
+			if (!err)
+				synchronize_rcu();
+		}
+		if (!err)
+			static_branch_enable(&ppxdp_lookup_lfht);
+	} else {
+		static_branch_disable(&ppxdp_lookup_lfht);
+	}
+	mutex_unlock(&ppxdp_mem_lock);
+	return err ? err : old;
+}
 
 /* Id allocator state, under ppxdp_mem_lock. */
 #define MEM_ID_WORDS	((PPXDP_MEM_ID_MAX + BITS_PER_LONG - 1) / BITS_PER_LONG)
@@ -172,6 +249,17 @@ int ppxdp_mem_insert(struct xdp_mem_allocator *xa)
 		t = ppxdp_mem_table;
 	}
 
+	/* The rculfhash mirror first: nothing is published if it fails. */
+	if (lfht_mirrored) {
+		rcu_read_lock();
+		err = ppxdp_lfht_add(&xa->lfht, (u32)id);
+		rcu_read_unlock();
+		if (err) {
+			mem_id_release((u32)id);
+			return -ENOMEM;
+		}
+	}
+
 	xa->mem.id = (u32)id;
 	i = table_free_slot(t, (u32)id);
 	if (!t->slots[i])
@@ -200,6 +288,11 @@ static void table_remove_slot(struct ppxdp_mem_table *t, u32 i)
 
 	WRITE_ONCE(t->slots[i], PPXDP_TOMBSTONE);
 	t->live--;
+	if (lfht_mirrored) {
+		rcu_read_lock();
+		ppxdp_lfht_del(&xa->lfht);
+		rcu_read_unlock();
+	}
 	call_rcu(&xa->rcu, mem_allocator_rcu_free);
 }
 

@@ -67,6 +67,9 @@ __attribute__((constructor)) static void ppxdp_return_mode_init(void)
 
 	if (env && !strcmp(env, "lookup"))
 		pp_xdp_set_return_mode(PP_XDP_RETURN_LOOKUP);
+	env = getenv("PAGEPOOL_XDP_TABLE");
+	if (env && !strcmp(env, "rculfhash"))
+		pp_xdp_set_lookup_table(PP_XDP_TABLE_RCULFHASH);
 }
 
 /* Memory that is not a page_pool's: the same in both generations. */

@@ -29,6 +29,8 @@
 #ifndef _PP_XDP_INTERNAL_H
 #define _PP_XDP_INTERNAL_H
 
+#include "xdp/mem_lfht.h"
+
 #include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -43,6 +45,7 @@ struct xdp_mem_allocator {
 		struct page_pool *page_pool;
 	};
 	struct rcu_head rcu;
+	struct ppxdp_lfht_node lfht;	/* in the rculfhash mirror */
 };
 
 /* Mem ids: MEM_ID_MIN .. MEM_ID_MAX - 1, as the kernel's IDA range (its
@@ -68,6 +71,8 @@ extern struct mutex ppxdp_mem_lock;
  * Look @id up. Caller MUST be inside an RCU read-side section (or hold
  * ppxdp_mem_lock) and keep it while using the entry. NULL when unknown.
  */
+DECLARE_STATIC_KEY_FALSE(ppxdp_lookup_lfht);
+
 static __always_inline struct xdp_mem_allocator *ppxdp_mem_lookup(u32 id)
 {
 	/* Acquire (rcu_dereference) pairs with the release in the writer's
@@ -76,6 +81,12 @@ static __always_inline struct xdp_mem_allocator *ppxdp_mem_lookup(u32 id)
 	const struct ppxdp_mem_table *t = rcu_dereference(ppxdp_mem_table);
 	u32 i;
 
+	/* The general-purpose table, as the kernel's rhashtable. */
+	if (static_branch_unlikely(&ppxdp_lookup_lfht)) {
+		struct ppxdp_lfht_node *n = ppxdp_lfht_lookup(id);
+
+		return n ? container_of(n, struct xdp_mem_allocator, lfht) : NULL;
+	}
 	if (unlikely(!t))
 		return NULL;
 	for (i = id & t->mask;; i = (i + 1) & t->mask) {

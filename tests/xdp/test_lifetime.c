@@ -229,8 +229,8 @@ static void test_late_returns_race_release(void **state)
 	int m, i;
 
 	(void)state;
-	for (m = 0; m < 2; m++) {
-		pp_xdp_set_return_mode(xt_modes[m]);
+	for (m = 0; m < XT_GENERATIONS; m++) {
+		xt_set_generation(m);
 		ids = xt_mem_ids();
 		pool = xt_pool(NULL);
 		pool_id = pp_page_pool_id(pool);
@@ -255,7 +255,7 @@ static void test_late_returns_race_release(void **state)
 		assert_int_equal(xt_mem_ids(), ids);
 		assert_all_pages_home();
 	}
-	pp_xdp_set_return_mode(PP_XDP_RETURN_DIRECT);
+	xt_set_generation(0);
 	assert_all_pages_home();
 }
 

@@ -27,10 +27,10 @@ static void test_bulk_three_pools_interleaved(void **state)
 	int m, p, i, k;
 
 	(void)state;
-	for (m = 0; m < 2; m++) {
+	for (m = 0; m < XT_GENERATIONS; m++) {
 		unsigned long warns = pp_warn_count();
 
-		pp_xdp_set_return_mode(xt_modes[m]);
+		xt_set_generation(m);
 		for (p = 0; p < 3; p++) {
 			pool[p] = xt_pool(NULL);
 			xt_rxq_reg(&rxq[p], (u32)p, pool[p]);
@@ -84,7 +84,7 @@ static void test_bulk_three_pools_interleaved(void **state)
 			xt_teardown(&rxq[p], pool[p]);
 		assert_all_pages_home();
 	}
-	pp_xdp_set_return_mode(PP_XDP_RETURN_DIRECT);
+	xt_set_generation(0);
 	assert_all_pages_home();
 }
 
@@ -131,8 +131,8 @@ static void test_other_thread_never_direct(void **state)
 	int m, i;
 
 	(void)state;
-	for (m = 0; m < 2; m++) {
-		pp_xdp_set_return_mode(xt_modes[m]);
+	for (m = 0; m < XT_GENERATIONS; m++) {
+		xt_set_generation(m);
 		/* The pool's NAPI is "running" on CPU 0 (this thread) all
 		 * along, as in the kernel's tasklet_page_pool04 test. */
 		memset(&napi, 0, sizeof(napi));
@@ -162,7 +162,7 @@ static void test_other_thread_never_direct(void **state)
 		xt_teardown(&rxq, pool);
 		assert_all_pages_home();
 	}
-	pp_xdp_set_return_mode(PP_XDP_RETURN_DIRECT);
+	xt_set_generation(0);
 	assert_all_pages_home();
 }
 
@@ -198,8 +198,8 @@ static void test_rx_napi_in_owner_poll_recycles_to_cache(void **state)
 	int m, i;
 
 	(void)state;
-	for (m = 0; m < 2; m++) {
-		pp_xdp_set_return_mode(xt_modes[m]);
+	for (m = 0; m < XT_GENERATIONS; m++) {
+		xt_set_generation(m);
 		memset(&napi, 0, sizeof(napi));
 		netif_napi_add(xt_netdev, &napi, call_poll);
 		napi_enable(&napi);
@@ -222,7 +222,7 @@ static void test_rx_napi_in_owner_poll_recycles_to_cache(void **state)
 		netif_napi_del(&napi);
 		assert_all_pages_home();
 	}
-	pp_xdp_set_return_mode(PP_XDP_RETURN_DIRECT);
+	xt_set_generation(0);
 	assert_all_pages_home();
 }
 
@@ -281,8 +281,8 @@ static void test_no_direct_flag(void **state)
 	int m, i;
 
 	(void)state;
-	for (m = 0; m < 2; m++) {
-		pp_xdp_set_return_mode(xt_modes[m]);
+	for (m = 0; m < XT_GENERATIONS; m++) {
+		xt_set_generation(m);
 		memset(&napi, 0, sizeof(napi));
 		netif_napi_add(xt_netdev, &napi, call_poll);
 		napi_enable(&napi);
@@ -303,7 +303,7 @@ static void test_no_direct_flag(void **state)
 		xt_teardown(&rxq, fr.pool);
 		assert_all_pages_home();
 	}
-	pp_xdp_set_return_mode(PP_XDP_RETURN_DIRECT);
+	xt_set_generation(0);
 	assert_all_pages_home();
 }
 

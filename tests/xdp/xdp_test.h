@@ -164,4 +164,16 @@ static inline void run_in_poll(struct napi_struct *napi, void (*fn)(void *), voi
 
 static const int xt_modes[2] __maybe_unused = { PP_XDP_RETURN_DIRECT, PP_XDP_RETURN_LOOKUP };
 
+/*
+ * The three ways a frame finds its pool: 0 the direct generation (the
+ * pool pointer in the page), 1 the lookup generation on pagepool's id
+ * table, 2 the lookup generation on liburcu's rculfhash.
+ */
+#define XT_GENERATIONS	3
+static inline void xt_set_generation(int g)
+{
+	assert_true(pp_xdp_set_return_mode(g ? PP_XDP_RETURN_LOOKUP : PP_XDP_RETURN_DIRECT) >= 0);
+	assert_true(pp_xdp_set_lookup_table(g == 2 ? PP_XDP_TABLE_RCULFHASH : PP_XDP_TABLE_ID) >= 0);
+}
+
 #endif
