@@ -41,7 +41,11 @@ static inline bool llist_add_batch(struct llist_node *new_first,
 	struct llist_node *first = __atomic_load_n(&head->first, __ATOMIC_RELAXED);
 
 	do {
-		new_last->next = first;
+		/* A release store (a plain mov on x86): a node's word may be
+		 * read concurrently by a user that reuses it while the node is
+		 * listed, and that user orders its own earlier stores before
+		 * the link (the DMA item tracking's unmap-all). */
+		__atomic_store_n(&new_last->next, first, __ATOMIC_RELEASE);
 	} while (!__atomic_compare_exchange_n(&head->first, &first, new_first,
 					      true, __ATOMIC_RELEASE,
 					      __ATOMIC_RELAXED));

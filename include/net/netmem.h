@@ -136,7 +136,10 @@ static inline atomic_long_t *netmem_get_pp_ref_count_ref(netmem_ref netmem)
 
 static inline unsigned long netmem_get_dma_addr(netmem_ref netmem)
 {
-	return __netmem_clear_lsb(netmem)->dma_addr;
+	/* READ_ONCE: destroy's unmap-all reads it while a late return
+	 * clears it (the claim protocol decides who unmaps; the value read
+	 * by the loser is unused, but the access must not be torn). */
+	return READ_ONCE(__netmem_clear_lsb(netmem)->dma_addr);
 }
 
 static inline int netmem_ref_count(netmem_ref netmem)

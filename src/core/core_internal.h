@@ -35,7 +35,7 @@ static inline void netmem_clear_pp_magic(netmem_ref netmem)
 
 static inline void netmem_set_dma_addr(netmem_ref netmem, unsigned long dma_addr)
 {
-	__netmem_clear_lsb(netmem)->dma_addr = dma_addr;
+	WRITE_ONCE(__netmem_clear_lsb(netmem)->dma_addr, dma_addr);	/* see netmem_get_dma_addr() */
 }
 
 /* Returns true on failure, as the kernel's (never fails on 64-bit). */

@@ -413,7 +413,17 @@ void ppcore_track_unmap_all(struct page_pool *pool)
 
 				if (!(state & BIT(PP_ITEM_USED)) || !(state & BIT(PP_ITEM_MAPPED)))
 					continue;
-				netmem = READ_ONCE(item->pp_netmem);
+				/*
+				 * A concurrent release may detach the item now and
+				 * reuse pp_netmem's word as its free-list link: read
+				 * the word, then check the state is unchanged, or
+				 * this would dereference a list pointer. The detach
+				 * clears the state before llist_add() stores the link
+				 * with release: acquiring a link orders a state of 0.
+				 */
+				netmem = (netmem_ref)__atomic_load_n(&item->pp_netmem, __ATOMIC_ACQUIRE);
+				if (__atomic_load_n(&item->state, __ATOMIC_RELAXED) != state)
+					continue;
 				dma = page_pool_get_dma_addr_netmem(netmem);
 				if (test_and_clear_bit(PP_ITEM_MAPPED, &item->state))
 					track_unmap(pool, dma);

@@ -39,12 +39,19 @@ static inline int resolve_node(int nid, int cpu)
 	return nid;
 }
 
+/*
+ * Relaxed atomic stores (plain moves on x86) for the words a page_pool's
+ * destroy may read without holding the page - pp_magic (its DMA index),
+ * pp and dma_addr - while the page is released, freed and allocated
+ * again elsewhere: the reader then loses its claim and drops the value,
+ * but the accesses must not race in C11 terms (found by the TSan stress).
+ */
 static inline void zero_union(struct page *page)
 {
-	page->pp_magic = 0;
-	page->pp = NULL;
+	WRITE_ONCE(page->pp_magic, 0UL);
+	WRITE_ONCE(page->pp, NULL);
 	page->_pp_mapping_pad = 0;
-	page->dma_addr = 0;
+	WRITE_ONCE(page->dma_addr, 0UL);
 	atomic_long_set(&page->pp_ref_count, 0);
 }
 

@@ -76,7 +76,14 @@ static __always_inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
 	atomic_long_t *pp_ref_count = netmem_get_pp_ref_count_ref(netmem);
 	long ret;
 
-	if (atomic_long_read(pp_ref_count) == nr) {
+	/*
+	 * Acquire, where the kernel reads relaxed: when two users share a
+	 * page (fragments), the other one's earlier reads of the page happen
+	 * before its seq_cst decrement; acquiring that value orders them
+	 * before our recycle or free, which rewrites those words. A plain
+	 * load on x86; found by the TSan stress (docs/RELIABILITY.md).
+	 */
+	if (atomic_long_read_acquire(pp_ref_count) == nr) {
 		/* Last user: leave one reference for the next owner (the
 		 * "1 piece" state fresh pages are in). Constant nr is 1. */
 		if (!__builtin_constant_p(nr))
