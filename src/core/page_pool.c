@@ -658,17 +658,7 @@ netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp
 /* The exported bodies; calls go to the inline copies in helpers.h. */
 netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 {
-	u32 count = pool->alloc.count;
-
-	if (likely(count)) {
-		netmem_ref netmem = pool->alloc.cache[--count];
-
-		pool->alloc.count = count;
-		__pp_consumer_stat_inc(pool->alloc_stats.fast);
-		atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
-		return netmem;
-	}
-	return __page_pool_alloc_netmems_slow_path(pool, gfp);
+	return __page_pool_alloc_netmems_inline(pool, gfp);
 }
 
 struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)

@@ -11,6 +11,7 @@
 #include <net/page_pool/types.h>
 #include <pagepool.h>
 
+#include "pool_test.h"
 #include "test_common.h"
 
 /* A small arena: the suites need a few thousand pages at most. */
@@ -52,23 +53,6 @@ static inline struct page_pool *make_pool(unsigned int flags, struct device *dev
 	return pool;
 }
 
-static inline struct page_pool_stats pool_stats(struct page_pool *pool)
-{
-	struct page_pool_stats st;
-
-	memset(&st, 0, sizeof(st));
-	page_pool_get_stats(pool, &st);
-	return st;
-}
-
-static inline long pool_inflight(struct page_pool *pool)
-{
-	struct pp_page_pool_info info;
-
-	if (pp_page_pool_get_info(pp_page_pool_id(pool), &info))
-		return -1;
-	return (long)info.inflight;
-}
 
 /* Destroy and wait for the deferred release to finish (no pages out). */
 static inline void destroy_and_settle(struct page_pool *pool)

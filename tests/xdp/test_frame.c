@@ -149,7 +149,7 @@ static void test_lookup_unknown_id(void **state)
 
 	(void)state;
 	xt_rxq_reg(&rxq, 0, pool);
-	st0 = xt_stats(pool);
+	st0 = pool_stats(pool);
 
 	/* The new generation does not read the id at all. */
 	f = xt_frame(pool, &rxq);
@@ -173,7 +173,7 @@ static void test_lookup_unknown_id(void **state)
 	assert_int_equal(pp_warn_count(), warns + 2);
 	pp_xdp_set_return_mode(PP_XDP_RETURN_DIRECT);
 
-	st1 = xt_stats(pool);
+	st1 = pool_stats(pool);
 	assert_int_equal(st1.recycle_stats.ring, st0.recycle_stats.ring + 3);
 	xt_teardown(&rxq, pool);
 	assert_all_pages_home();
@@ -274,7 +274,7 @@ static void run_scenario(int mode, struct outcome *out)
 
 	memset(out, 0, sizeof(*out));
 	for (q = 0; q < 2; q++)
-		out->st[q] = xt_stats(sc.pool[q]);
+		out->st[q] = pool_stats(sc.pool[q]);
 	pp_page_pool_get_misuse(&out->misuse);
 	out->misuse.not_pp_page -= m0.not_pp_page;
 	out->misuse.foreign_pool -= m0.foreign_pool;

@@ -12,19 +12,7 @@
 #include <pthread.h>
 
 #include "xdp_test.h"
-#include "xdp/xdp_internal.h"
 
-static void *lookup_allocator(u32 id)
-{
-	struct xdp_mem_allocator *xa;
-	void *a;
-
-	rcu_read_lock();
-	xa = ppxdp_mem_lookup(id);
-	a = xa ? xa->allocator : NULL;
-	rcu_read_unlock();
-	return a;
-}
 
 static void drop_driver(struct xdp_rxq_info *rxq, struct page_pool *pool)
 {
@@ -243,7 +231,7 @@ static void test_late_returns_race_release(void **state)
 		xdp_rxq_info_unreg(&rxq);
 		page_pool_destroy(pool);
 		assert_true(xt_pool_alive(pool_id));
-		assert_int_equal(xt_inflight(pool), NR_LATE);
+		assert_int_equal(pool_inflight(pool), NR_LATE);
 
 		assert_int_equal(pthread_create(&t, NULL, late_returns, &l), 0);
 		while (!__atomic_load_n(&l.done, __ATOMIC_ACQUIRE))

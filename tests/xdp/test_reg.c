@@ -16,20 +16,7 @@
  * at k + 1.
  */
 #include "xdp_test.h"
-#include "xdp/xdp_internal.h"
 
-/* The allocator @id names now, or NULL. */
-static void *lookup_allocator(u32 id)
-{
-	struct xdp_mem_allocator *xa;
-	void *a;
-
-	rcu_read_lock();
-	xa = ppxdp_mem_lookup(id);
-	a = xa ? xa->allocator : NULL;
-	rcu_read_unlock();
-	return a;
-}
 
 static void test_rxq_reg_without_netdev(void **state)
 {

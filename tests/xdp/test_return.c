@@ -43,7 +43,7 @@ static void test_bulk_three_pools_interleaved(void **state)
 			}
 		}
 		for (p = 0; p < 3; p++)
-			before[p] = xt_stats(pool[p]);
+			before[p] = pool_stats(pool[p]);
 		pp_page_pool_get_misuse(&mis0);
 
 		xdp_frame_bulk_init(&bq);
@@ -58,7 +58,7 @@ static void test_bulk_three_pools_interleaved(void **state)
 		assert_memory_equal(&mis0, &mis1, sizeof(mis0));
 		assert_int_equal(pp_warn_count(), warns);
 		for (p = 0; p < 3; p++) {
-			struct page_pool_stats st = xt_stats(pool[p]);
+			struct page_pool_stats st = pool_stats(pool[p]);
 			struct page *again[2 * NR_PER_POOL + PP_ALLOC_CACHE_SIZE];
 			int seen = 0, n = 0;
 
@@ -142,18 +142,18 @@ static void test_other_thread_never_direct(void **state)
 
 		/* Control: the owner in softirq returning non-direct is
 		 * napi-local, so cached. The test can see a direct return. */
-		st0 = xt_stats(pool);
+		st0 = pool_stats(pool);
 		local_bh_disable();
 		xdp_return_frame(xt_frame(pool, &rxq));
 		local_bh_enable();
-		st1 = xt_stats(pool);
+		st1 = pool_stats(pool);
 		assert_int_equal(st1.recycle_stats.cached, st0.recycle_stats.cached + 1);
 
 		for (i = 0; i < r.n; i++)
 			frames[i] = xt_frame(pool, &rxq);
-		st0 = xt_stats(pool);
+		st0 = pool_stats(pool);
 		pp_test_run_thread(remote_returns, &r);
-		st1 = xt_stats(pool);
+		st1 = pool_stats(pool);
 		assert_int_equal(st1.recycle_stats.cached, st0.recycle_stats.cached);
 		assert_int_equal(st1.recycle_stats.ring + st1.recycle_stats.ring_full,
 				 st0.recycle_stats.ring + st0.recycle_stats.ring_full + (u64)r.n);
@@ -210,9 +210,9 @@ static void test_rx_napi_in_owner_poll_recycles_to_cache(void **state)
 			nr.frames[i] = xt_frame(pool, &rxq);
 		nr.buf_page = page_pool_alloc_pages(pool, GFP_ATOMIC);
 
-		st0 = xt_stats(pool);
+		st0 = pool_stats(pool);
 		run_in_poll(&napi, rx_napi_returns, &nr);
-		st1 = xt_stats(pool);
+		st1 = pool_stats(pool);
 		assert_int_equal(st1.recycle_stats.cached,
 				 st0.recycle_stats.cached + ARRAY_SIZE(nr.frames) + 1);
 		assert_int_equal(st1.recycle_stats.ring, st0.recycle_stats.ring);
@@ -248,28 +248,28 @@ static void flag_returns(void *arg)
 	struct page_pool_stats a, b;
 	struct xdp_buff xdp;
 
-	a = xt_stats(fr->pool);
+	a = pool_stats(fr->pool);
 	xdp_return_frame_rx_napi(fr->frames[0]);
-	b = xt_stats(fr->pool);
+	b = pool_stats(fr->pool);
 	assert_int_equal(b.recycle_stats.cached, a.recycle_stats.cached + 1);
 
 	xdp_set_return_frame_no_direct();
 	assert_true(xdp_return_frame_no_direct());
 	fr->other_thread_saw_flag = pp_test_run_thread(peek_flag, NULL) != NULL;
-	a = xt_stats(fr->pool);
+	a = pool_stats(fr->pool);
 	xdp_return_frame_rx_napi(fr->frames[1]);
 	xdp_return_frame_rx_napi(fr->frames[2]);
 	xdp_init_buff(&xdp, PAGE_SIZE, fr->rxq);
 	xdp_prepare_buff(&xdp, page_address(fr->buf_page), XT_HEADROOM, XT_LEN, true);
 	xdp_return_buff(&xdp);
-	b = xt_stats(fr->pool);
+	b = pool_stats(fr->pool);
 	assert_int_equal(b.recycle_stats.cached, a.recycle_stats.cached);
 	assert_int_equal(b.recycle_stats.ring, a.recycle_stats.ring + 3);
 	xdp_clear_return_frame_no_direct();
 
-	a = xt_stats(fr->pool);
+	a = pool_stats(fr->pool);
 	xdp_return_frame_rx_napi(fr->frames[3]);
-	b = xt_stats(fr->pool);
+	b = pool_stats(fr->pool);
 	assert_int_equal(b.recycle_stats.cached, a.recycle_stats.cached + 1);
 }
 

@@ -20,6 +20,8 @@
 #include <pagepool.h>
 #include <pagepool/xdp.h>
 
+#include "pool_test.h"
+#include "xdp/xdp_internal.h"
 #include "test_common.h"
 
 #define XT_HEADROOM	256	/* XDP_PACKET_HEADROOM */
@@ -102,23 +104,6 @@ static inline struct xdp_frame *xt_frame(struct page_pool *pool, struct xdp_rxq_
 	return xt_frame_from(page_pool_alloc_pages(pool, GFP_ATOMIC), rxq);
 }
 
-static inline struct page_pool_stats xt_stats(struct page_pool *pool)
-{
-	struct page_pool_stats st;
-
-	memset(&st, 0, sizeof(st));
-	page_pool_get_stats(pool, &st);
-	return st;
-}
-
-static inline long xt_inflight(struct page_pool *pool)
-{
-	struct pp_page_pool_info info;
-
-	if (pp_page_pool_get_info(pp_page_pool_id(pool), &info))
-		return -1;
-	return (long)info.inflight;
-}
 
 static inline bool xt_pool_alive(u32 pool_id)
 {
@@ -169,6 +154,20 @@ static const int xt_modes[2] __maybe_unused = { PP_XDP_RETURN_DIRECT, PP_XDP_RET
  * pool pointer in the page), 1 the lookup generation on pagepool's id
  * table, 2 the lookup generation on liburcu's rculfhash.
  */
+/* The allocator @id names now in the table the lookup generation reads
+ * (the one pp_xdp_set_lookup_table() chose), or NULL. */
+static inline void *lookup_allocator(u32 id)
+{
+	struct xdp_mem_allocator *xa;
+	void *a;
+
+	rcu_read_lock();
+	xa = ppxdp_mem_lookup(id);
+	a = xa ? xa->allocator : NULL;
+	rcu_read_unlock();
+	return a;
+}
+
 #define XT_GENERATIONS	3
 static inline void xt_set_generation(int g)
 {
