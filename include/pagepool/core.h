@@ -82,6 +82,9 @@ enum pp_page_pool_hook {
 	PP_HOOK_DESTROY_DIRECT_DISABLED,/* destroy disabled direct recycling */
 	PP_HOOK_DESTROY_SYNC_BEGIN,	/* destroy starts its grace period (fix on) */
 	PP_HOOK_DESTROY_CACHE_EMPTIED,	/* destroy emptied the alloc cache */
+	PP_HOOK_LANE_PUBLISHED,		/* a put published a page in its lane;
+					 * the pool may be freed from here on:
+					 * the hook must not dereference it */
 	PP_HOOK_NR,
 };
 typedef void (*pp_page_pool_hook_fn)(enum pp_page_pool_hook point, struct page_pool *pool,

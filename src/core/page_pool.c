@@ -724,25 +724,48 @@ static __always_inline u32 page_pool_lane_produce(struct page_pool *pool, int cp
 	return i;
 }
 
-/* Mark it "in the pool" before the consumer can see it, then the lane
- * (softirq context given by the caller) or the shared ring. */
-static bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem,
-				      bool in_softirq, int cpu)
+/*
+ * One netmem into CPU @cpu's lane (the caller's) from any context, with
+ * no RCU read-side section and no bh-disable: the store that publishes
+ * the netmem is this function's last access to the pool. Until that
+ * store the netmem in our hands counts as in flight, so the pool cannot
+ * be freed; after it the consumer (or destroy's drain) may take the
+ * netmem, the last page may go home and the pool be freed, and we touch
+ * nothing of it any more. So the producer index and the lane's count
+ * move first - both are this CPU's alone (a CPU is one thread here:
+ * pp_thread_register() refuses a CPU in use, and softirqs run on their
+ * CPU's own thread, never in between these stores).
+ */
+static __always_inline bool page_pool_lane_produce_last(struct page_pool *pool, int cpu,
+							netmem_ref netmem)
+{
+	struct pp_lane *lane = pool->lanes[cpu];
+	void **slot;
+	int p;
+
+	if (unlikely(!lane)) {
+		lane = page_pool_lane_create(pool, cpu);
+		if (!lane)
+			return false;
+	}
+	p = lane->ring.producer;
+	slot = &lane->ring.queue[p];
+	if (unlikely(!lane->ring.size) || __atomic_load_n(slot, __ATOMIC_RELAXED))
+		return false;
+	lane->ring.producer = p + 1 < lane->ring.size ? p + 1 : 0;
+	WRITE_ONCE(lane->produced, lane->produced + 1);
+	__atomic_store_n(slot, (void *)netmem, __ATOMIC_RELEASE);	/* P1: publish */
+	ppcore_hook(PP_HOOK_LANE_PUBLISHED, pool);	/* passes the pointer only */
+	return true;
+}
+
+/* Mark it "in the pool" before the consumer can see it, then this CPU's
+ * lane, or the shared ring when the lane is full. */
+static bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem, int cpu)
 {
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
-	if (pool->lanes) {
-		u32 done;
-
-		if (likely(in_softirq)) {
-			done = page_pool_lane_produce(pool, cpu, &netmem, 1);
-		} else {
-			local_bh_disable();
-			done = page_pool_lane_produce(pool, cpu, &netmem, 1);
-			local_bh_enable();
-		}
-		if (likely(done))
-			return true;
-	}
+	if (pool->lanes && likely(page_pool_lane_produce_last(pool, cpu, netmem)))
+		return true;
 	return page_pool_recycle_in_shared_ring(pool, netmem);
 }
 
@@ -867,7 +890,7 @@ void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem
 decided:
 	netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
 to_ring:
-	if (netmem && !page_pool_recycle_in_ring(pool, netmem, in_softirq, cpu)) {
+	if (netmem && !page_pool_recycle_in_ring(pool, netmem, cpu)) {
 		/* Ring full: back to the page allocator. */
 		recycle_stat_inc(pool, ring_full);
 		ppcore_return_netmem(pool, netmem);

@@ -10,6 +10,10 @@
  * inflight == 0, and only after taking the producer lock once, so a
  * recycler still inside page_pool_recycle_in_ring() (which holds that
  * lock) has left it (the kernel's fix for the syzbot UAF, 271683bb2cf3).
+ * The pool's memory itself goes after an RCU grace period (bulk returns
+ * into a lane run bh-disabled, an RCU reader). A single put into a lane
+ * holds neither: its publishing store is its last access to the pool
+ * (page_pool_lane_produce_last(); tests/core/test_destroy.c races it).
  */
 
 #include <linux/jiffies.h>

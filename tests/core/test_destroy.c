@@ -150,12 +150,15 @@ static void test_no_warning_for_visible_pool(void **state)
 
 static void test_negative_inflight_stops(void **state)
 {
+	/* The kernel's ring, so the page put below is in pool->ring. */
+	int old_mode = pp_page_pool_set_ring_mode(PP_RING_PTR_RING);
 	struct page_pool *pool = make_pool(0, NULL, 0);
 	u32 id = pp_page_pool_id(pool);
 	unsigned long warns;
 	struct page *p;
 
 	(void)state;
+	pp_page_pool_set_ring_mode(old_mode);
 	p = page_pool_alloc_pages(pool, GFP_ATOMIC);
 	page_pool_destroy(pool);
 	/* An accounting bug: two more releases than holds. */
@@ -170,11 +173,11 @@ static void test_negative_inflight_stops(void **state)
 	 * page back to the allocator by hand so the arena stays whole.) */
 	page_pool_put_full_page(pool, p, false);
 	p = (struct page *)__ptr_ring_consume(&pool->ring);
-	if (p) {
-		WRITE_ONCE(p->pp_magic, 0);
-		WRITE_ONCE(p->pp, NULL);
-		put_page(p);
-	}
+	assert_non_null(p);
+	WRITE_ONCE(p->pp_magic, 0);
+	WRITE_ONCE(p->pp, NULL);
+	put_page(p);
+	assert_all_pages_home();
 }
 
 static void test_misuse_destroy_twice(void **state)
@@ -198,6 +201,73 @@ static void test_misuse_destroy_twice(void **state)
 	assert_all_pages_home();
 }
 
+/*
+ * A put from process context into a lane holds no RCU read-side section:
+ * the store that publishes the page must be its last access to the pool.
+ * Here the pool's last page is put by another thread after destroy; at
+ * the moment it is published the hook drains the lane, lets the pool be
+ * freed (release worker, then the RCU callback) and only then lets the put
+ * finish. Any access to the pool or its lane after the publish is then a
+ * use after free, which the ASan build of this test reports.
+ */
+struct publish_race {
+	struct page_pool *pool;
+	struct page *page;
+	u32 id;
+	int hooked;
+	bool gone_in_hook;
+};
+
+static struct publish_race PR;
+
+static void publish_hook(enum pp_page_pool_hook point, struct page_pool *pool, void *arg)
+{
+	struct publish_race *r = arg;
+
+	if (point != PP_HOOK_LANE_PUBLISHED || pool != r->pool || r->hooked++)
+		return;
+	pp_workqueue_run_all();		/* the release retry: drain, free */
+
+	rcu_barrier();			/* the pool's RCU-deferred kfree */
+	r->gone_in_hook = !pool_alive(r->id);
+}
+
+static void *publish_returner(void *arg)
+{
+	struct publish_race *r = arg;
+
+	if (pp_thread_register(-1) < 0)
+		return NULL;
+	page_pool_put_full_page(r->pool, r->page, false);	/* process context */
+	pp_thread_unregister();
+	return NULL;
+}
+
+static void test_lane_put_races_final_free(void **state)
+{
+	int old_mode = pp_page_pool_set_ring_mode(PP_RING_LANES);
+	struct page_pool *pool = make_pool(0, NULL, 0);
+
+	(void)state;
+	pp_page_pool_set_ring_mode(old_mode);
+	assert_non_null(pool->lanes);
+	memset(&PR, 0, sizeof(PR));
+	PR.pool = pool;
+	PR.id = pp_page_pool_id(pool);
+	PR.page = page_pool_alloc_pages(pool, GFP_ATOMIC);
+	assert_non_null(PR.page);
+	page_pool_destroy(pool);
+	assert_true(pool_alive(PR.id));			/* waits for the page */
+
+	assert_int_equal(pp_page_pool_set_test_hook(publish_hook, &PR), 0);
+	pp_test_run_thread(publish_returner, &PR);
+	pp_page_pool_set_test_hook(NULL, NULL);
+
+	assert_int_equal(PR.hooked, 1);
+	assert_true(PR.gone_in_hook);	/* freed while the put was still inside */
+	assert_all_pages_home();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_no_warning_for_visible_pool),
 		cmocka_unit_test(test_misuse_destroy_twice),
 		cmocka_unit_test(test_negative_inflight_stops),
+		cmocka_unit_test(test_lane_put_races_final_free),
 	};
 
 	core_test_init(16, 1);
