@@ -668,7 +668,7 @@ struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 
 /* Recycling. */
 
-static bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem)
+static noinline bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem)
 {
 	bool in_softirq, ret;
 
@@ -761,7 +761,8 @@ static __always_inline bool page_pool_lane_produce_last(struct page_pool *pool, 
 
 /* Mark it "in the pool" before the consumer can see it, then this CPU's
  * lane, or the shared ring when the lane is full. */
-static bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem, int cpu)
+static __always_inline bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem,
+						      int cpu)
 {
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
 	if (pool->lanes && likely(page_pool_lane_produce_last(pool, cpu, netmem)))
@@ -782,7 +783,7 @@ static bool page_pool_recycle_in_cache(netmem_ref netmem, struct page_pool *pool
 	return true;
 }
 
-static bool __page_pool_page_can_be_recycled(netmem_ref netmem)
+static __always_inline bool __page_pool_page_can_be_recycled(netmem_ref netmem)
 {
 	return netmem_is_net_iov(netmem) ||
 	       (page_ref_count(netmem_to_page(netmem)) == 1 &&
