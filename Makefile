@@ -19,6 +19,11 @@ PKGS_BUILD := meson ninja-build pkg-config gcc libc6-dev python3 liburcu-dev \
 PKGS_SAN   := clang llvm libclang-rt-14-dev
 PKGS_BENCH := dpdk-dev libdpdk-dev gnuplot-nox
 
+# ASan+UBSan build options. (A literal comma would end a $(call) argument.)
+comma           := ,
+ASAN_MESON_ARGS := -Db_sanitize=address$(comma)undefined -Db_lundef=false \
+		   -Dc_args=-fno-sanitize-recover=all
+
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
 	   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
@@ -56,16 +61,70 @@ test: build
 	$(call run_tests,$(BUILD),test,,)
 
 test-asan: deps-san
-	$(call build_dir,build-asan,-Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all)
+	$(call build_dir,build-asan,$(ASAN_MESON_ARGS))
 	$(call run_tests,build-asan,asan+ubsan,$(SAN_ENV),)
 
 test-tsan: deps-san
 	$(call build_dir,build-tsan,-Db_sanitize=thread -Db_lundef=false)
 	$(call run_tests,build-tsan,tsan,$(SAN_ENV),)
 
+# The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
+# program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints
+# the summary table and issue 4's acceptance verdicts, writes
+# results/bench.csv, results/bench-summary.txt and results/bench.png.
+# bench-short: the same pipeline with tiny loop counts and one round, for
+# CI: it fails if a program fails or a line does not parse, never on
+# timing. A build directory configured before libdpdk-dev was installed is
+# reconfigured first, so bench_peers exists.
+BENCH_REPS ?= 5
+define bench_reconfigure
+	@if [ ! -x $(BUILD)/bench/bench_peers ] && pkg-config --exists libdpdk; then \
+		meson setup --reconfigure $(BUILD) $(MESON_ARGS) >/dev/null && \
+		ninja -C $(BUILD) -j $(JOBS); fi
+endef
+
 bench: deps-bench build
-	@echo "make bench: the benchmark suite lands with issue 4; running bench_page_alloc"
-	@$(BUILD)/bench/bench_page_alloc
+	$(bench_reconfigure)
+	@tools/bench/run_bench.py --build $(BUILD) --out results --reps $(BENCH_REPS)
+
+.PHONY: bench-short
+bench-short: deps-bench build
+	$(bench_reconfigure)
+	@tools/bench/run_bench.py --build $(BUILD) --out results/short --short
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan
+
+# The reliability suite (issue 7; docs/RELIABILITY.md). Each target prints
+# one summary line with its figures and fails on any violation.
+#   make test-valgrind  valgrind memcheck over every unit test executable,
+#                       from its own gcc -O1 -g build without sanitizers
+#                       (build-vg): zero errors, zero definite or indirect
+#                       leaks (memory reachable at exit is allowed).
+#   make fuzz           the libFuzzer harness (clang, ASan+UBSan; build-fuzz)
+#                       for FUZZ_SECONDS from the committed corpus.
+#   make stress         the stress program for STRESS_SECONDS under
+#                       ASan+UBSan and under TSan (the build-asan and
+#                       build-tsan trees of test-asan / test-tsan; TSan with
+#                       tools/reliability/tsan-known-races.supp).
+# The long local run (>= 30 min fuzzing, 10^9 stress operations):
+# tools/reliability/long-run.sh.
+PKGS_VG        := valgrind
+FUZZ_SECONDS   ?= 60
+STRESS_SECONDS ?= 60
+
+.PHONY: test-valgrind fuzz stress
+test-valgrind: deps
+	@tools/install-deps.sh $(PKGS_VG)
+	@MESON_ARGS="$(MESON_ARGS)" tools/reliability/valgrind.sh build-vg
+
+fuzz: deps-san
+	@MESON_ARGS="$(MESON_ARGS)" tools/reliability/fuzz.sh -t $(FUZZ_SECONDS) -b build-fuzz
+
+stress: deps-san
+	$(call build_dir,build-asan,$(ASAN_MESON_ARGS))
+	$(call build_dir,build-tsan,-Db_sanitize=thread -Db_lundef=false)
+	@rc=0; \
+	tools/reliability/stress.sh build-asan asan duration=$(STRESS_SECONDS) || rc=1; \
+	tools/reliability/stress.sh build-tsan tsan duration=$(STRESS_SECONDS) || rc=1; \
+	exit $$rc

@@ -189,10 +189,12 @@ static void region_free(struct pp_region_provider *rp)
 {
 	unsigned int c;
 
-	for (c = 0; c < rp->nr_chunks; c++) {
+	/* Also on a failed create: any of the arrays may be missing. */
+	for (c = 0; rp->chunks && c < rp->nr_chunks; c++) {
 		if (!rp->chunks[c])
 			continue;
-		if (rp->chunk_dma[c] && !dma_mapping_error(rp->dev, rp->chunk_dma[c]))
+		if (rp->chunk_dma && rp->chunk_dma[c] &&
+		    !dma_mapping_error(rp->dev, rp->chunk_dma[c]))
 			dma_unmap_page_attrs(rp->dev, rp->chunk_dma[c],
 					     PAGE_SIZE << REGION_CHUNK_ORDER, DMA_FROM_DEVICE, 0);
 		__free_pages(rp->chunks[c], REGION_CHUNK_ORDER);

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * The page_pool fuzz harness: its input format, its model of what the
+ * caller holds, and the split between fuzz_model.c (set-up, the model, the
+ * per-step invariant checks, teardown), fuzz_ops.c (the operations) and
+ * fuzz_xdp.c (the XDP operations).
+ *
+ * Input: one configuration byte, then operations, each an opcode byte
+ * (taken modulo FZ_OP_NR) and the argument bytes it reads; reads past the
+ * end give 0, and the input ends the sequence. The configuration byte:
+ *   bit 0     devices in use: 1 (IOMMU) or 2 (IOMMU and direct), both
+ *             with DMA-API debug on;
+ *   bits 1-2  roles (logical CPUs) 1..3 (value 3 reads as 3);
+ *   bit 3     ring design of the pools created: lanes or ptr_ring;
+ *   bits 4-5  DMA tracking of the pools created: index (0, 3), items (1),
+ *             or off (2) - the fix for the seed's unbind crash switched off,
+ *             whose violations the checker then expects (invariants.h);
+ *   bit 6     XDP return path: the page's pool (direct) or the mem-id
+ *             lookup (when built with the XDP layer).
+ * A memory-provider device (IOMMU, debug) and a region provider bound to
+ * RX queue 0 of a registered net_device, both made once at start-up, serve
+ * memory-provider pools; that device is never unbound.
+ *
+ * Roles are logical CPUs FZ_CPU_BASE + role. The fuzzer is single-threaded:
+ * the calling thread switches role with pp_thread_unregister() +
+ * pp_thread_register(), and softirq context is varied with
+ * local_bh_disable()/enable() and by running operations inside a real NAPI
+ * poll (FZ_OP_NAPI_POLL runs the next 1..8 operations from the pool's poll
+ * callback). A pool's consumer is the role that created it: allocations
+ * and direct recycling happen only there, direct recycling only in softirq
+ * context and never after destroy, as the kernel's contract says.
+ */
+#ifndef PP_FUZZ_H
+#define PP_FUZZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/netdevice.h>
+#include <net/page_pool/memory_provider.h>
+#include <net/page_pool/types.h>
+#include <pagepool.h>
+
+#include "invariants.h"
+
+#ifdef PP_FUZZ_HAVE_XDP
+#include <net/xdp.h>
+#include <pagepool/xdp.h>
+#endif
+
+enum fz_op {
+	FZ_OP_CREATE,		/* slot mode a b c d: create with any parameters */
+	FZ_OP_ALLOC,		/* slot kind size: page/netmem/frag/size-based/va */
+	FZ_OP_PUT,		/* item how direct size: one page_pool reference back */
+	FZ_OP_BULK,		/* n items...: page_pool_put_netmem_bulk(), mixed pools */
+	FZ_OP_GET_PAGE,		/* item: an extra page reference (get_page) */
+	FZ_OP_PUT_PAGE,		/* item: drop an extra page reference */
+	FZ_OP_PP_REF,		/* item: an extra page_pool reference */
+	FZ_OP_TO_STACK,		/* item: hand one reference to "the stack" */
+	FZ_OP_STACK_RETURN,	/* n: the stack frees its oldest n references */
+	FZ_OP_DESTROY,		/* slot: destroy (pages may be in flight) */
+	FZ_OP_UNBIND,		/* dev: driver remove - destroy its pools, unbind */
+	FZ_OP_REBIND,		/* dev: bind the driver again */
+	FZ_OP_UPDATE_NID,	/* slot nid how: page_pool_update_nid / nid_changed */
+	FZ_OP_FAULT,		/* point mode arg: arm or disarm fault injection */
+	FZ_OP_ROLE,		/* role: switch the calling thread's logical CPU */
+	FZ_OP_BH,		/* on: local_bh_disable() / local_bh_enable() */
+	FZ_OP_NAPI_POLL,	/* slot n: run the next n ops inside the pool's NAPI poll */
+	FZ_OP_BURST,		/* slot n direct: NAPI-like alloc n, recycle n */
+	FZ_OP_RUN_WORK,		/* run the deferred-release work now */
+	FZ_OP_DOUBLE_PUT,	/* item: misuse - put a whole page twice */
+	FZ_OP_WRONG_POOL,	/* item slot: misuse - put naming another pool */
+	FZ_OP_STRAY_PUT,	/* slot bulk: misuse - put a page no pool owns */
+	FZ_OP_ALLOC_DESTROYED,	/* pick: misuse - allocate from a destroyed pool */
+	FZ_OP_DESTROY_AGAIN,	/* pick: misuse - destroy a destroyed pool again */
+	FZ_OP_XDP,		/* what arg: XDP register / unregister / return a
+				 * frame / return mode (when built with XDP) */
+	FZ_OP_NR,
+};
+
+#define FZ_SLOTS	3	/* pools a driver has at once */
+#define FZ_MAX_POOLS	16	/* slots + destroyed pools with pages in flight */
+#define FZ_MAX_PAGES	2048	/* netmems the model holds references to */
+#define FZ_STACK	256	/* references "the stack" holds */
+#define FZ_MAX_OPS	1024	/* operations per input */
+#define FZ_MAX_DEVS	2
+#define FZ_DEV_MP	FZ_MAX_DEVS	/* index of the memory-provider device */
+#define FZ_CPU_BASE	200	/* role r is logical CPU FZ_CPU_BASE + r */
+#define FZ_MP_NIOVS	192	/* buffers of the region provider */
+#define FZ_ARENA_MB	16	/* two simulated NUMA nodes of 8 MiB */
+
+enum fz_rec_state { REC_FREE, REC_ACTIVE, REC_ZOMBIE };
+
+/* A pool the model knows: active in a slot, or destroyed and waiting for
+ * its pages (a zombie). */
+struct fz_pool {
+	enum fz_rec_state state;
+	struct page_pool *pool;
+	u32 id;
+	int owner;		/* role that consumes it */
+	int dev;		/* device index if it DMA-maps, else -1 */
+	bool dma_map, mp, napi_on;
+	bool track_off;		/* created with DMA tracking off */
+	bool exact;		/* zombie with nothing parked: inflight == held */
+	unsigned int order;
+	long held;		/* distinct netmems the model holds a pp ref on */
+	bool xdp_reg;		/* an XDP memory model holds a user reference */
+	struct napi_struct napi;
+#ifdef PP_FUZZ_HAVE_XDP
+	struct xdp_rxq_info rxq;
+#endif
+};
+
+/* A netmem the model holds references to. */
+struct fz_page {
+	netmem_ref nm;
+	int rec;		/* pool record (valid while refs > 0) */
+	int refs;		/* page_pool references held */
+	int stack_refs;		/* of which "the stack" holds */
+	int page_refs;		/* extra page references (get_page) */
+	bool whole;		/* handed out as a whole page, never a fragment */
+};
+
+struct fz_totals {
+	unsigned long inputs, ops, allocs, alloc_null, returns, bulk_returns;
+	unsigned long creates, create_errors, destroys, destroyed_inflight;
+	unsigned long unbinds, rebinds, late_returns, polls, role_switches;
+	unsigned long misuse, faults_armed, skipped;
+	unsigned long xdp_regs, xdp_frames;
+};
+
+struct fz_state {
+	/* Set up once. */
+	bool ready;
+	struct device *devs[FZ_MAX_DEVS + 1];	/* + the memory-provider device */
+	struct net_device *netdev;
+	struct pp_region_provider *rp;
+	struct pp_memory_provider_params mpp;
+	struct ppinv inv;
+	struct fz_totals t;
+	int default_tracking;		/* the library's, restored per input */
+	int default_xdp_mode;		/* likewise, the XDP return path */
+
+	/* Per input. */
+	const uint8_t *data;
+	size_t size, pos;
+	unsigned long nops;
+	int nr_devs, nr_roles, role, bh;
+	int tracking;			/* enum pp_dma_tracking of new pools */
+	bool bound[FZ_MAX_DEVS];
+	bool in_poll;
+	int poll_left;
+	unsigned int armed;		/* bit per fault point */
+	struct fz_pool pools[FZ_MAX_POOLS];
+	int slot[FZ_SLOTS];		/* record index or -1 */
+	struct fz_page pages[FZ_MAX_PAGES];
+	int nr_pages;
+	netmem_ref stack[FZ_STACK];
+	int stack_head, stack_len;
+};
+
+extern struct fz_state fz;
+
+/* Input. */
+static inline bool fz_more(void)
+{
+	return fz.pos < fz.size;
+}
+
+static inline uint8_t fz_u8(void)
+{
+	return fz.pos < fz.size ? fz.data[fz.pos++] : 0;
+}
+
+/* fuzz_model.c */
+void fz_fail(enum ppinv_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool fz_in_softirq(void);
+bool fz_can_direct(const struct fz_pool *r);
+struct fz_pool *fz_slot_rec(uint8_t b, int *ri);
+struct fz_page *fz_find(netmem_ref nm);
+struct fz_page *fz_pick_free_ref(uint8_t b);
+void fz_take(int ri, netmem_ref nm, bool whole);
+void fz_drop_ref(struct fz_page *e);
+void fz_drop_page_ref(struct fz_page *e);
+void fz_after_put(int ri);
+void fz_destroy_rec(int ri);
+void fz_settle_zombies(void);
+void fz_xdp_unreg(int ri);
+void fz_check_all(void);
+bool fz_mp_ensure(void);
+unsigned long fz_faults_injected(void);
+
+/* fuzz_ops.c */
+void fz_run_op(bool in_poll);
+/* fuzz_xdp.c */
+void fz_op_xdp(bool in_poll);
+int fz_napi_poll(struct napi_struct *napi, int budget);
+
+/* The entry points (libFuzzer's, also used by the replay driver). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+void fz_print_summary(const char *label);
+/* Label of the summary printed at exit ("fuzz"). */
+extern const char *fz_summary_label;
+
+#endif
