@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/bottom_half.h>
 #include <pagepool.h>
@@ -72,4 +73,12 @@ void bench_run_in_softirq(void (*fn)(void *arg), void *arg)
 	local_bh_disable();
 	fn(arg);
 	local_bh_enable();
+}
+
+uint64_t pp_bench_now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec;
 }

@@ -31,4 +31,13 @@ void bench_init(int host_cpu, int cpu, unsigned long arena_mb);
  * (the pool's owner) thread. */
 void bench_run_in_softirq(void (*fn)(void *arg), void *arg);
 
+/* Cross-CPU topologies (ours and DPDK's): a queue that stays full this
+ * long means its consumer is gone, and the producer gives up. (The kernel
+ * module gives up after 1000 attempts per page; on a loaded machine a
+ * descheduled consumer can legitimately take longer than that.) */
+#define PP_BENCH_STALL_SEC	10
+
+/* CLOCK_MONOTONIC, whole seconds. */
+uint64_t pp_bench_now_sec(void);
+
 #endif

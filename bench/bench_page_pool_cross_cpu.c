@@ -91,19 +91,6 @@ struct cross_cpu {
 	bool failed;
 };
 
-/* A queue that stays full this long means its returner is gone: give up.
- * (The module gives up after 1000 attempts per page; on a loaded machine a
- * descheduled returner can legitimately cost more than that.) */
-#define STALL_SEC	10
-
-static uint64_t now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec;
-}
-
 static void rx_bh(struct cross_cpu *d, struct time_bench_record *rec)
 {
 	uint64_t nr_produce = (uint64_t)d->nr_returners * ((uint64_t)rec->loops + 1);
@@ -133,8 +120,8 @@ static void rx_bh(struct cross_cpu *d, struct time_bench_record *rec)
 				}
 				if (full_in_row % (YIELD_AFTER << 10) == 0) {
 					if (!stall_start)
-						stall_start = now_sec();
-					else if (now_sec() - stall_start > STALL_SEC)
+						stall_start = pp_bench_now_sec();
+					else if (pp_bench_now_sec() - stall_start > PP_BENCH_STALL_SEC)
 						stalled = true;
 				}
 				if (unlikely(stalled))
@@ -153,7 +140,7 @@ static void rx_bh(struct cross_cpu *d, struct time_bench_record *rec)
 
 	if (stalled) {
 		pr_err("%s(): FAIL (cnt:%llu), queue %d full for %d s\n", __func__,
-		       (unsigned long long)cnt, q, STALL_SEC);
+		       (unsigned long long)cnt, q, PP_BENCH_STALL_SEC);
 		d->failed = true;
 	}
 	__atomic_store_n(&d->queue_full, full, __ATOMIC_RELAXED);

@@ -269,18 +269,6 @@ struct xcpu {
 	bool failed;
 };
 
-/* A ring that stays full this long means B is gone: give up (see
- * bench_page_pool_cross_cpu.c). */
-#define STALL_SEC	10
-
-static uint64_t now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec;
-}
-
 static void xcpu_producer(struct xcpu *d, struct time_bench_record *rec)
 {
 	uint64_t nr_produce = (uint64_t)rec->loops + 1, cnt = 0, full = 0;
@@ -303,8 +291,8 @@ static void xcpu_producer(struct xcpu *d, struct time_bench_record *rec)
 					sched_yield();
 				if (full_in_row % (YIELD_AFTER << 10) == 0) {
 					if (!stall_start)
-						stall_start = now_sec();
-					else if (now_sec() - stall_start > STALL_SEC)
+						stall_start = pp_bench_now_sec();
+					else if (pp_bench_now_sec() - stall_start > PP_BENCH_STALL_SEC)
 						stalled = true;
 				}
 				if (unlikely(stalled))
@@ -319,7 +307,7 @@ static void xcpu_producer(struct xcpu *d, struct time_bench_record *rec)
 	time_bench_stop(rec, cnt);
 	if (stalled) {
 		pr_err("%s(): FAIL (cnt:%llu), ring full for %d s\n", __func__,
-		       (unsigned long long)cnt, STALL_SEC);
+		       (unsigned long long)cnt, PP_BENCH_STALL_SEC);
 		d->failed = true;
 	}
 	d->ring_full = full;
