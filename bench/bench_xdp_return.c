@@ -25,6 +25,9 @@
  *                0 pagepool's id table, 1 liburcu's rculfhash (a
  *                general-purpose RCU hash table, as the kernel's
  *                rhashtable was), 2 both, one after the other (default)
+ *   gens=M       bitmask of generations: bit 0 direct, bit 1 lookup
+ *                (default 3, both). One alone is for profilers
+ *                (tools/callgrind_xdp_return.py); no ratio is printed.
  *
  * Set-up: a registered net_device, two RX queues, each with a page_pool
  * (order 0, 1024-entry ring, no DMA) registered through
@@ -73,6 +76,7 @@ static unsigned long long run_flags = 0xffffffff;
 static unsigned long long nr_models = 64;
 static unsigned long long host_cpu = 0;
 static unsigned long long table = 2;
+static unsigned long long gens = 3;
 /* The lookup generation's name in Type strings: which table it reads. */
 static const char *lookup_label = "lookup";
 
@@ -215,6 +219,8 @@ static bool measure_pair(struct bench *b, u64 frames)
 	for (c = 0; c < chunks; c++) {
 		for (i = 0; i < 2; i++) {
 			m = (int)((c + (u64)i) & 1);
+			if (!(gens & (1ULL << m)))
+				continue;
 			b->mode = m;
 			pp_xdp_set_return_mode(m);
 			for (n = 0; n < CHUNK; n++) {
@@ -278,6 +284,8 @@ static void run_test(struct bench *b, int t)
 	}
 	/* Lookup first, as the seed's before/after. */
 	for (m = PP_XDP_RETURN_LOOKUP; m >= PP_XDP_RETURN_DIRECT; m--) {
+		if (!(gens & (1ULL << m)))
+			continue;
 		b->mode = m;
 		snprintf(txt, sizeof(txt), "%s-%s", test_name[t], mode_name[m]);
 		time_bench_loop((uint32_t)loops,
@@ -327,6 +335,7 @@ int main(int argc, char **argv)
 		{ "models", &nr_models, "other memory models registered first" },
 		{ "cpu", &host_cpu, "host CPU to pin to (-1: none)" },
 		{ "table", &table, "lookup table: 0 id table, 1 rculfhash, 2 both" },
+		{ "gens", &gens, "generations: bit 0 direct, bit 1 lookup" },
 	};
 	int tbl;
 	struct xdp_mem_info *others;
@@ -336,8 +345,9 @@ int main(int argc, char **argv)
 
 	bench_parse_params(argc, argv, params, ARRAY_SIZE(params));
 	loops -= loops % (CHUNK * BATCH);
-	if (!loops || loops > 0xffffffffULL || nr_models > 60000 || table > 2) {
-		fprintf(stderr, "need 2048 <= loops < 2^32 and models <= 60000\n");
+	if (!loops || loops > 0xffffffffULL || nr_models > 60000 || table > 2 ||
+	    !gens || gens > 3) {
+		fprintf(stderr, "need 2048 <= loops < 2^32, models <= 60000, table <= 2, gens 1..3\n");
 		return 2;
 	}
 	bench_init((int)(long long)host_cpu, 0, 64);

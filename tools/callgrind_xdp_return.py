@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+"""Instructions per returned frame of each bench_xdp_return test and
+generation, counted by callgrind (deterministic, unlike cycles on a shared VM).
+
+Each (test, generation) runs alone (bench_xdp_return gens=1 or gens=2). The
+count is the inclusive cost of the calls that measure_pair() - the bench's
+timed loop - makes to the XDP return API and to the RCU read side, divided
+by the number of frames returned; frame preparation is not in it.
+
+usage: callgrind_xdp_return.py [BENCH_BINARY] [loops=N] [models=N]
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TESTS = [
+    ("xdp_return_frame_rx_napi", "xdp_return_frame_rx_napi"),
+    ("xdp_return_frame", "xdp_return_frame"),
+    ("xdp_return_frame_bulk", "xdp_return_frame_bulk"),
+    ("xdp_return_frame_bulk_2pools", "xdp_return_frame_bulk"),
+    ("no-softirq-xdp_return_frame", "xdp_return_frame"),
+]
+GENS = [("direct", "gens=1 table=0"),
+        ("lookup", "gens=2 table=0"),
+        ("lookup_rculfhash", "gens=2 table=1")]
+# Callees of measure_pair() that belong to the timed region.
+TIMED = re.compile(r"^(xdp_return_frame\w*|xdp_flush_frame_bulk|\w*rcu_read_\w+)$")
+
+
+def edges_from(path, caller):
+    """{callee: [calls, inclusive Ir]} for the calls @caller makes."""
+    names = {}
+    out = {}
+    cur = None
+    callee = None
+    want_cost = False
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line)
+            if m:
+                kind, ident, name = m.groups()
+                if name:
+                    names[ident] = name
+                if kind == "fn":
+                    cur = names.get(ident)
+                else:
+                    callee = names.get(ident)
+                continue
+            if line.startswith("calls="):
+                calls = int(line.split()[0][6:])
+                if cur == caller:
+                    e = out.setdefault(callee, [0, 0])
+                    e[0] += calls
+                    want_cost = True
+                continue
+            if want_cost:
+                want_cost = False
+                parts = line.split()
+                e = out[callee]
+                e[1] += int(parts[1]) if len(parts) > 1 else 0
+    return out
+
+
+def measure(binary, test_idx, gen_args, extra):
+    fd, out = tempfile.mkstemp(prefix="cg-xdp-")
+    os.close(fd)
+    try:
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+               binary, "run_flags=%d" % (1 << test_idx), "cpu=-1"] + \
+            gen_args.split() + extra
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        edges = edges_from(out, "measure_pair")
+    finally:
+        os.unlink(out)
+    primary = TESTS[test_idx][1]
+    frames = edges.get(primary, [0, 0])[0]
+    if not frames:
+        raise SystemExit("no call to %s from measure_pair in %s" % (primary, cmd))
+    ir = sum(c[1] for n, c in edges.items() if n and TIMED.match(n))
+    return ir / frames, frames
+
+
+def main():
+    args = sys.argv[1:]
+    binary = "build/bench/bench_xdp_return"
+    if args and "=" not in args[0]:
+        binary = args.pop(0)
+    extra = args if any(a.startswith("loops=") for a in args) else ["loops=20480"] + args
+    print("instructions per frame (callgrind), %s %s" % (binary, " ".join(extra)))
+    print("%-30s %8s %8s %8s %8s %8s" % ("test", "direct", "lookup", "ratio",
+                                          "rculfhash", "ratio"))
+    for i, (name, _) in enumerate(TESTS):
+        per = {g: measure(binary, i, a, extra)[0] for g, a in GENS}
+        print("%-30s %8.1f %8.1f %8.3f %8.1f %8.3f" % (
+            name, per["direct"], per["lookup"], per["direct"] / per["lookup"],
+            per["lookup_rculfhash"], per["direct"] / per["lookup_rculfhash"]))
+
+
+if __name__ == "__main__":
+    main()
