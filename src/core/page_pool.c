@@ -790,6 +790,15 @@ static __always_inline bool __page_pool_page_can_be_recycled(netmem_ref netmem)
 		!page_is_pfmemalloc(netmem_to_page(netmem)));
 }
 
+/* The user holds extra page references (refcount-based recycling tricks)
+ * or the page came from the emergency reserves: unmap and release it, the
+ * last put_page() frees it. */
+static noinline void page_pool_put_release(struct page_pool *pool, netmem_ref netmem)
+{
+	recycle_stat_inc(pool, released_refcnt);
+	ppcore_return_netmem(pool, netmem);
+}
+
 /* Recycle into the cache if allowed; returns the netmem when it should go
  * to the ring, 0 when it was dealt with. */
 static __always_inline netmem_ref __page_pool_put_page(struct page_pool *pool, netmem_ref netmem,
@@ -807,10 +816,7 @@ static __always_inline netmem_ref __page_pool_put_page(struct page_pool *pool, n
 		return netmem;
 	}
 
-	/* The user holds extra page references (refcount-based recycling
-	 * tricks): unmap and release it, the last put_page() frees it. */
-	recycle_stat_inc(pool, released_refcnt);
-	ppcore_return_netmem(pool, netmem);
+	page_pool_put_release(pool, netmem);
 	return 0;
 }
 
@@ -837,65 +843,143 @@ static bool page_pool_napi_local(const struct page_pool *pool)
 	return __page_pool_napi_local(pool, in_softirq(), in_softirq() ? smp_processor_id() : -1);
 }
 
-void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem,
-				       unsigned int dma_sync_size, bool allow_direct)
-{
-	struct page_pool *owner = netmem_get_pp(netmem);
-	bool in_softirq = in_softirq();
-	int cpu = smp_processor_id();
+/*
+ * The slow paths of a put whose caller dropped the last reference and
+ * knows @pool owns @netmem. page_pool_put_unrefed_owned() below sorts the
+ * puts into three cases, so that the commonest one saves no registers.
+ */
 
-	if (unlikely(owner != pool)) {
-		/* The last reference is already dropped: hand the netmem to
-		 * the pool that owns it, if any. */
-		__page_pool_put_misdirected(pool, netmem, dma_sync_size, false);
+/* A recyclable netmem that did not go into the alloc cache. */
+static __always_inline void page_pool_put_to_ring(struct page_pool *pool, netmem_ref netmem,
+						  int cpu)
+{
+	if (!page_pool_recycle_in_ring(pool, netmem, cpu)) {
+		/* Ring full: back to the page allocator. */
+		recycle_stat_inc(pool, ring_full);
+		ppcore_return_netmem(pool, netmem);
+	}
+}
+
+/* The rest of a put once allow_direct is final. */
+static __always_inline void page_pool_put_decided(struct page_pool *pool, netmem_ref netmem,
+						  unsigned int dma_sync_size, bool allow_direct,
+						  int cpu)
+{
+	netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
+	if (netmem)
+		page_pool_put_to_ring(pool, netmem, cpu);
+}
+
+/*
+ * A put that did not say it is the pool's consumer, made in softirq to a
+ * pool with a NAPI or an owner CPU: it may be the consumer anyway
+ * (napi-local). The seeds' napi_local fix decides and recycles inside one
+ * RCU read-side section (re-reading napi and cpuid in it), so
+ * page_pool_destroy(), which waits a grace period after disabling direct
+ * recycling, cannot empty the cache between our decision and our push.
+ * (In softirq this nests: cheap.)
+ */
+static noinline void page_pool_put_unrefed_napi_local(struct page_pool *pool, netmem_ref netmem,
+						      unsigned int dma_sync_size)
+{
+	bool fix = READ_ONCE(ppcore_fixes) & PP_FIX_NAPI_LOCAL_RCU;
+	int cpu = smp_processor_id();
+	bool allow_direct;
+
+	if (fix)
+		rcu_read_lock();
+	allow_direct = __page_pool_napi_local(pool, true, cpu);
+	if (allow_direct) {
+		ppcore_hook(PP_HOOK_NAPI_LOCAL_DECIDED, pool);
+		/* The race the fix closes: reported if it happens. */
+		DEBUG_NET_WARN_ON_ONCE(READ_ONCE(pool->destroy_cnt));
+	}
+	if (fix) {
+		netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
+		rcu_read_unlock();
+		if (netmem)
+			page_pool_put_to_ring(pool, netmem, cpu);
 		return;
 	}
+	page_pool_put_decided(pool, netmem, dma_sync_size, allow_direct, cpu);
+}
 
+/* Every other put the lane fast case below did not finish: the caller
+ * said it is the consumer, or the page needs a sync or a release, or the
+ * lane is full or missing. */
+static noinline void page_pool_put_unrefed_general(struct page_pool *pool, netmem_ref netmem,
+						   unsigned int dma_sync_size, bool allow_direct)
+{
 	/* Direct recycling into a cache that destroy emptied for the last
 	 * time loses the page: report it (the seeds' debug check) and take
 	 * the ring instead, which destroy keeps emptying. */
 	if (allow_direct && unlikely(READ_ONCE(pool->dying))) {
 		DEBUG_NET_WARN_ON_ONCE(1);
 		allow_direct = false;
-		goto decided;
 	}
-	/* Can the caller be the pool's consumer anyway (napi-local)? Only in
-	 * softirq, and only for a pool with a NAPI or an owner CPU: all other
-	 * puts skip the question. */
-	if (!allow_direct && in_softirq &&
-	    (READ_ONCE(pool->p.napi) || READ_ONCE(pool->cpuid) >= 0)) {
-		/*
-		 * The seeds' napi_local fix: decide and recycle inside one RCU
-		 * read-side section (re-reading napi and cpuid in it), so
-		 * page_pool_destroy(), which waits a grace period after
-		 * disabling direct recycling, cannot empty the cache between
-		 * our decision and our push. (In softirq this nests: cheap.)
-		 */
-		bool fix = READ_ONCE(ppcore_fixes) & PP_FIX_NAPI_LOCAL_RCU;
+	page_pool_put_decided(pool, netmem, dma_sync_size, allow_direct, smp_processor_id());
+}
 
-		if (fix)
-			rcu_read_lock();
-		allow_direct = __page_pool_napi_local(pool, true, cpu);
-		if (allow_direct) {
-			ppcore_hook(PP_HOOK_NAPI_LOCAL_DECIDED, pool);
-			/* The race the fix closes: reported if it happens. */
-			DEBUG_NET_WARN_ON_ONCE(READ_ONCE(pool->destroy_cnt));
-		}
-		if (fix) {
-			netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
-			rcu_read_unlock();
-			goto to_ring;
-		}
-	}
-
-decided:
-	netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
-to_ring:
-	if (netmem && !page_pool_recycle_in_ring(pool, netmem, cpu)) {
-		/* Ring full: back to the page allocator. */
+/* The lane fast case found this CPU's lane full (or could not create
+ * it): what page_pool_recycle_in_ring() does next. */
+static noinline void page_pool_put_lane_full(struct page_pool *pool, netmem_ref netmem)
+{
+	if (!page_pool_recycle_in_shared_ring(pool, netmem)) {
 		recycle_stat_inc(pool, ring_full);
 		ppcore_return_netmem(pool, netmem);
 	}
+}
+
+/*
+ * The commonest put first: from a context that is not the pool's consumer
+ * and cannot become it (process context, or softirq on a pool with
+ * neither NAPI nor owner CPU), of a plain recyclable page that needs no
+ * sync for the device, into this CPU's lane. That case calls nothing, so
+ * it saves and restores no registers. The napi-local question, a page to
+ * release, a full lane and every other case are functions of their own,
+ * entered by a tail jump.
+ */
+static __always_inline void page_pool_put_unrefed_owned(struct page_pool *pool,
+							netmem_ref netmem,
+							unsigned int dma_sync_size,
+							bool allow_direct)
+{
+	if (!allow_direct) {
+		if (in_softirq() && (READ_ONCE(pool->p.napi) || READ_ONCE(pool->cpuid) >= 0)) {
+			page_pool_put_unrefed_napi_local(pool, netmem, dma_sync_size);
+			return;
+		}
+		if (unlikely(!__page_pool_page_can_be_recycled(netmem))) {
+			page_pool_put_release(pool, netmem);
+			return;
+		}
+		if (!READ_ONCE(pool->dma_sync) && pool->lanes) {
+			atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+			if (unlikely(!page_pool_lane_produce_last(pool, smp_processor_id(),
+								  netmem)))
+				page_pool_put_lane_full(pool, netmem);
+			return;
+		}
+	}
+	page_pool_put_unrefed_general(pool, netmem, dma_sync_size, allow_direct);
+}
+
+void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem,
+				       unsigned int dma_sync_size, bool allow_direct)
+{
+	if (unlikely(netmem_get_pp(netmem) != pool)) {
+		/* The last reference is already dropped: hand the netmem to
+		 * the pool that owns it, if any. */
+		__page_pool_put_misdirected(pool, netmem, dma_sync_size, false);
+		return;
+	}
+	page_pool_put_unrefed_owned(pool, netmem, dma_sync_size, allow_direct);
+}
+
+void __page_pool_put_unrefed_owned_slow_path(struct page_pool *pool, netmem_ref netmem,
+					     unsigned int dma_sync_size, bool allow_direct)
+{
+	page_pool_put_unrefed_owned(pool, netmem, dma_sync_size, allow_direct);
 }
 
 void (page_pool_put_unrefed_netmem)(struct page_pool *pool, netmem_ref netmem,

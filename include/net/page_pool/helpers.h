@@ -35,6 +35,9 @@
 netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp);
 void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem,
 				       unsigned int dma_sync_size, bool allow_direct);
+/* The same for a caller that checked netmem_get_pp(netmem) == pool. */
+void __page_pool_put_unrefed_owned_slow_path(struct page_pool *pool, netmem_ref netmem,
+					     unsigned int dma_sync_size, bool allow_direct);
 void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 				 unsigned int dma_sync_size, bool allow_direct);
 void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret);
@@ -214,6 +217,23 @@ static __always_inline void __page_pool_put_unrefed_netmem_inline(struct page_po
  * with a WARN and is not touched beyond that - another pool's page goes
  * back to its own pool.
  */
+/*
+ * page_pool_put_netmem() past its owner check: @pool is the netmem's own
+ * pool (checked by the caller, or read from the netmem itself as the XDP
+ * return does), so the fast recycle need not compare them again.
+ */
+static __always_inline void __page_pool_put_netmem_owned(struct page_pool *pool,
+							 netmem_ref netmem,
+							 unsigned int dma_sync_size,
+							 bool allow_direct)
+{
+	if (!page_pool_unref_and_test(netmem))
+		return;
+	if (allow_direct && __page_pool_recycle_direct_fast_owned(pool, netmem))
+		return;
+	__page_pool_put_unrefed_owned_slow_path(pool, netmem, dma_sync_size, allow_direct);
+}
+
 static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netmem,
 					unsigned int dma_sync_size, bool allow_direct)
 {
@@ -221,12 +241,7 @@ static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_
 		__page_pool_put_misdirected(pool, netmem, dma_sync_size, allow_direct);
 		return;
 	}
-	if (!page_pool_unref_and_test(netmem))
-		return;
-	/* The owner was checked above: straight to the fast recycle. */
-	if (allow_direct && __page_pool_recycle_direct_fast_owned(pool, netmem))
-		return;
-	__page_pool_put_unrefed_slow_path(pool, netmem, dma_sync_size, allow_direct);
+	__page_pool_put_netmem_owned(pool, netmem, dma_sync_size, allow_direct);
 }
 
 static __always_inline void page_pool_put_page(struct page_pool *pool, struct page *page,
