@@ -111,6 +111,13 @@ static inline struct netmem_desc *__netmem_clear_lsb(netmem_ref netmem)
 	return (struct netmem_desc *)(netmem & ~NET_IOV);
 }
 
+/* Does the netmem carry the page_pool signature (a page a pool owns, or a
+ * net_iov)? False for a page no pool owns, free or in use elsewhere. */
+static inline bool netmem_is_pp(netmem_ref netmem)
+{
+	return (READ_ONCE(__netmem_clear_lsb(netmem)->pp_magic) & PP_MAGIC_MASK) == PP_SIGNATURE;
+}
+
 /*
  * The page -> pool link. Normally the pp field is the pool. Pools that
  * track their DMA mappings with the seeds' page_pool_item design store the

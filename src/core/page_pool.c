@@ -996,11 +996,6 @@ void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
 	page_pool_put_unrefed_netmem(pool, page_to_netmem(page), dma_sync_size, allow_direct);
 }
 
-static bool netmem_is_pp(netmem_ref netmem)
-{
-	return (READ_ONCE(__netmem_clear_lsb(netmem)->pp_magic) & PP_MAGIC_MASK) == PP_SIGNATURE;
-}
-
 /* A put that names the wrong pool. Nothing is freed here that the pool
  * does not own: a page that is no pool's (never was, or already given back
  * to the page allocator) is left alone; another pool's page goes home. */

@@ -94,12 +94,13 @@ static __always_inline void xdp_return_other(netmem_ref netmem, enum xdp_mem_typ
 	}
 }
 
-/* Memory said to be a page_pool's that has no pool: a page already given
- * back to the page allocator, or one that never was a pool's. The kernel
- * would oops on page->pp; say so and leave the page alone. */
+/* Memory said to be a page_pool's that no pool owns: a page the pool gave
+ * back (to its user, or to the page allocator - a stale frame), or one
+ * that never was a pool's. The kernel would follow page->pp, which is then
+ * NULL or a free-list link; say so and leave the page alone. */
 static noinline void xdp_return_pp_without_pool(netmem_ref netmem)
 {
-	WARN_ONCE(1, "xdp: MEM_TYPE_PAGE_POOL return of netmem %#lx, which has no page_pool",
+	WARN_ONCE(1, "xdp: MEM_TYPE_PAGE_POOL return of netmem %#lx, which no page_pool owns",
 		  (unsigned long)netmem);
 }
 
@@ -107,12 +108,14 @@ static noinline void xdp_return_pp_without_pool(netmem_ref netmem)
  * (netmem_compound_head(), or virt_to_netmem() which already is). */
 static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_direct)
 {
-	/* mem_type says this is a page_pool netmem: no pp_magic check. */
 	struct page_pool *pool = netmem_get_pp(netmem);
 
 	if (napi_direct && xdp_return_frame_no_direct())
 		napi_direct = false;
-	if (unlikely(!pool)) {
+	/* The seed trusts mem_type and skips the pp_magic check; we keep it
+	 * (one load from pp's cache line): page_pool_put_netmem() catches a
+	 * page no pool owns by its owner check, and this path has none. */
+	if (unlikely(!netmem_is_pp(netmem) || !pool)) {
 		xdp_return_pp_without_pool(netmem);
 		return;
 	}

@@ -179,6 +179,90 @@ static void test_lookup_unknown_id(void **state)
 	assert_all_pages_home();
 }
 
+/* Each return call once on a copy of @f (the copy is what is returned:
+ * the page's own memory may be a free page's); one WARN each, and the
+ * page's refcount and the free page count stay as they were. */
+static void return_each_way(const struct xdp_frame *f, struct page *page)
+{
+	unsigned long warns, free0 = free_pages_now();
+	int refs = page_ref_count(page);
+	struct xdp_frame_bulk bq;
+	struct xdp_frame copy;
+	int call;
+
+	for (call = 0; call < 3; call++) {
+		copy = *f;
+		warns = pp_warn_count();
+		local_bh_disable();
+		if (call == 0) {
+			xdp_return_frame(&copy);
+		} else if (call == 1) {
+			xdp_return_frame_rx_napi(&copy);
+		} else {
+			xdp_frame_bulk_init(&bq);
+			rcu_read_lock();
+			xdp_return_frame_bulk(&copy, &bq);
+			xdp_flush_frame_bulk(&bq);
+			rcu_read_unlock();
+		}
+		local_bh_enable();
+		assert_int_equal(pp_warn_count(), warns + 1);
+		assert_int_equal(page_ref_count(page), refs);
+		assert_int_equal(free_pages_now(), free0);
+	}
+}
+
+/*
+ * A frame that says MEM_TYPE_PAGE_POOL on a page no pool owns: a page
+ * straight from the page allocator (pp NULL), and a stale frame whose page
+ * the pool released and the page allocator took back (pp is a free-list
+ * link there, which the direct generation would follow as a pool without
+ * its pp_magic check). Every generation and every return call reports it
+ * and leaves the page alone; the pool's counters do not move.
+ */
+static void test_page_pool_frame_without_pool(void **state)
+{
+	struct page_pool *pool = xt_pool(NULL);
+	struct page_pool_stats st0, st1;
+	struct xdp_rxq_info rxq;
+	struct xdp_frame stale;
+	struct page *page;
+	int g;
+
+	(void)state;
+	xt_rxq_reg(&rxq, 0, pool);
+
+	/* A stale frame: the pool releases the page (a user holds a second
+	 * reference), the user puts it, the page allocator has it. */
+	page = page_pool_dev_alloc_pages(pool);
+	stale = *xt_frame_from(page, &rxq);
+	get_page(page);
+	page_pool_put_full_page(pool, page, false);
+	assert_false(page_pool_page_is_pp(page));
+	put_page(page);
+	assert_non_null(READ_ONCE(page->pp));	/* a free-list link now */
+	st0 = pool_stats(pool);
+	for (g = 0; g < XT_GENERATIONS; g++) {
+		xt_set_generation(g);
+		return_each_way(&stale, page);
+	}
+
+	/* A page that never was a pool's. */
+	page = alloc_pages_node(NUMA_NO_NODE, GFP_KERNEL, 0);
+	assert_non_null(page);
+	for (g = 0; g < XT_GENERATIONS; g++) {
+		xt_set_generation(g);
+		return_each_way(xt_frame_from(page, &rxq), page);
+	}
+	put_page(page);
+
+	xt_set_generation(0);
+	st1 = pool_stats(pool);
+	assert_memory_equal(&st1, &st0, sizeof(st0));
+	xt_teardown(&rxq, pool);
+	assert_all_pages_home();
+}
+
 /* One scenario touching every return path; its outcome per generation. */
 struct outcome {
 	struct page_pool_stats st[2];
@@ -314,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_convert_layout_and_checks),
 		cmocka_unit_test(test_order0_and_shared_memory),
 		cmocka_unit_test(test_lookup_unknown_id),
+		cmocka_unit_test(test_page_pool_frame_without_pool),
 		cmocka_unit_test(test_generations_identical),
 	};
 
