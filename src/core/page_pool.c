@@ -1074,6 +1074,42 @@ static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk
 }
 
 /*
+ * The netmems of @data[0..@count) that are @data[0]'s pool's go back to it,
+ * through one ring round per PAGE_POOL_BULK_SIZE; the others are moved to
+ * the front of @data, and their number is returned. Every netmem has a
+ * pool (checked by the caller). A function of its own so that its loop
+ * keeps pool, data and counters in registers.
+ */
+static __always_inline u32 page_pool_put_bulk_of_first_pool(netmem_ref *data, u32 count)
+{
+	struct page_pool *pool = netmem_get_pp(data[0]);
+	bool allow_direct = page_pool_napi_local(pool);
+	netmem_ref bulk[PAGE_POOL_BULK_SIZE];
+	u32 bulk_len = 0, foreign = 0, i;
+
+	for (i = 0; i < count; i++) {
+		netmem_ref netmem = data[i];
+
+		if (unlikely(netmem_get_pp(netmem) != pool)) {
+			/* Another pool's: next round. */
+			data[foreign++] = netmem;
+			continue;
+		}
+		netmem = __page_pool_put_page(pool, netmem, -1, allow_direct);
+		if (!netmem)
+			continue;
+		bulk[bulk_len++] = netmem;
+		if (unlikely(bulk_len == PAGE_POOL_BULK_SIZE)) {
+			page_pool_recycle_ring_bulk(pool, bulk, bulk_len);
+			bulk_len = 0;
+		}
+	}
+	if (bulk_len)
+		page_pool_recycle_ring_bulk(pool, bulk, bulk_len);
+	return foreign;
+}
+
+/*
  * page_pool_put_netmem_bulk() - drop a reference on each of @count netmems,
  * which may belong to different pools: one producer-lock round per pool.
  * @data is overwritten.
@@ -1094,39 +1130,8 @@ void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
 		if (page_pool_unref_and_test(netmem))
 			data[bulk_len++] = netmem;
 	}
-
-	count = bulk_len;
-	while (count) {
-		netmem_ref bulk[PAGE_POOL_BULK_SIZE];
-		struct page_pool *pool = NULL;
-		bool allow_direct = false;
-		u32 foreign = 0;
-
-		bulk_len = 0;
-		for (i = 0; i < count; i++) {
-			netmem_ref netmem = data[i];
-			struct page_pool *netmem_pp = netmem_get_pp(netmem);
-
-			if (unlikely(!pool)) {
-				pool = netmem_pp;
-				allow_direct = page_pool_napi_local(pool);
-			} else if (netmem_pp != pool) {
-				/* Another pool's: next round. */
-				data[foreign++] = netmem;
-				continue;
-			}
-			netmem = __page_pool_put_page(pool, netmem, -1, allow_direct);
-			if (netmem)
-				bulk[bulk_len++] = netmem;
-			if (bulk_len == PAGE_POOL_BULK_SIZE) {
-				page_pool_recycle_ring_bulk(pool, bulk, bulk_len);
-				bulk_len = 0;
-			}
-		}
-		if (bulk_len)
-			page_pool_recycle_ring_bulk(pool, bulk, bulk_len);
-		count = foreign;
-	}
+	while (bulk_len)
+		bulk_len = page_pool_put_bulk_of_first_pool(data, bulk_len);
 }
 
 /* Fragments. */
