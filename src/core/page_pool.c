@@ -1077,8 +1077,8 @@ static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk
  * The netmems of @data[0..@count) that are @data[0]'s pool's go back to it,
  * through one ring round per PAGE_POOL_BULK_SIZE; the others are moved to
  * the front of @data, and their number is returned. Every netmem has a
- * pool (checked by the caller). A function of its own so that its loop
- * keeps pool, data and counters in registers.
+ * pool (checked by the caller). One loop per pool, so the pool stays in a
+ * register and no element asks "is this the first?".
  */
 static __always_inline u32 page_pool_put_bulk_of_first_pool(netmem_ref *data, u32 count)
 {

@@ -210,13 +210,6 @@ static __always_inline void __page_pool_put_unrefed_netmem_inline(struct page_po
 #define page_pool_put_unrefed_netmem(pool, netmem, dma_sync_size, allow_direct)	\
 	__page_pool_put_unrefed_netmem_inline(pool, netmem, dma_sync_size, allow_direct)
 
-/**
- * page_pool_put_netmem() - drop a reference; the last one recycles.
- * A netmem that is not @pool's (not a page_pool page at all, a page already
- * given back to the page allocator, or another pool's page) is reported
- * with a WARN and is not touched beyond that - another pool's page goes
- * back to its own pool.
- */
 /*
  * page_pool_put_netmem() past its owner check: @pool is the netmem's own
  * pool (checked by the caller, or read from the netmem itself as the XDP
@@ -234,6 +227,13 @@ static __always_inline void __page_pool_put_netmem_owned(struct page_pool *pool,
 	__page_pool_put_unrefed_owned_slow_path(pool, netmem, dma_sync_size, allow_direct);
 }
 
+/**
+ * page_pool_put_netmem() - drop a reference; the last one recycles.
+ * A netmem that is not @pool's (not a page_pool page at all, a page already
+ * given back to the page allocator, or another pool's page) is reported
+ * with a WARN and is not touched beyond that - another pool's page goes
+ * back to its own pool.
+ */
 static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netmem,
 					unsigned int dma_sync_size, bool allow_direct)
 {
