@@ -849,15 +849,19 @@ static bool page_pool_napi_local(const struct page_pool *pool)
  * puts into three cases, so that the commonest one saves no registers.
  */
 
+/* The lane and the ring are full: back to the page allocator. */
+static void page_pool_put_ring_full(struct page_pool *pool, netmem_ref netmem)
+{
+	recycle_stat_inc(pool, ring_full);
+	ppcore_return_netmem(pool, netmem);
+}
+
 /* A recyclable netmem that did not go into the alloc cache. */
 static __always_inline void page_pool_put_to_ring(struct page_pool *pool, netmem_ref netmem,
 						  int cpu)
 {
-	if (!page_pool_recycle_in_ring(pool, netmem, cpu)) {
-		/* Ring full: back to the page allocator. */
-		recycle_stat_inc(pool, ring_full);
-		ppcore_return_netmem(pool, netmem);
-	}
+	if (!page_pool_recycle_in_ring(pool, netmem, cpu))
+		page_pool_put_ring_full(pool, netmem);
 }
 
 /* The rest of a put once allow_direct is final. */
@@ -924,10 +928,8 @@ static noinline void page_pool_put_unrefed_general(struct page_pool *pool, netme
  * it): what page_pool_recycle_in_ring() does next. */
 static noinline void page_pool_put_lane_full(struct page_pool *pool, netmem_ref netmem)
 {
-	if (!page_pool_recycle_in_shared_ring(pool, netmem)) {
-		recycle_stat_inc(pool, ring_full);
-		ppcore_return_netmem(pool, netmem);
-	}
+	if (!page_pool_recycle_in_shared_ring(pool, netmem))
+		page_pool_put_ring_full(pool, netmem);
 }
 
 /*
