@@ -216,8 +216,10 @@ static noinline void xdp_bulk_new_allocator(struct xdp_frame_bulk *bq, u32 mem_i
 	bq->xa = xa;
 }
 
-static __always_inline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
-							 struct xdp_frame_bulk *bq)
+/* Out of line, as xdp_return_pp_lookup() is, so that the direct path's
+ * common case below calls nothing and saves no registers. */
+static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
+						  struct xdp_frame_bulk *bq)
 {
 	const struct xdp_mem_allocator *xa = bq->xa;
 
@@ -230,8 +232,17 @@ static __always_inline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 	bq->q[bq->count++] = virt_to_netmem(xdpf->data);
 }
 
+/* A full bulk: give it back, then start the next one with @netmem. */
+static noinline void xdp_bulk_flush_then_add(struct xdp_frame_bulk *bq, netmem_ref netmem)
+{
+	xdp_flush_frame_bulk(bq);
+	bq->q[bq->count++] = netmem;
+}
+
 void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
 {
+	netmem_ref netmem;
+
 	if (unlikely(xdpf->mem_type != MEM_TYPE_PAGE_POOL)) {
 		xdp_return_frame(xdpf);
 		return;
@@ -241,7 +252,10 @@ void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
 		return;
 	}
 	/* Pools may be mixed: page_pool_put_netmem_bulk() sorts them out. */
-	if (bq->count == XDP_BULK_QUEUE_SIZE)
-		xdp_flush_frame_bulk(bq);
-	bq->q[bq->count++] = virt_to_netmem(xdpf->data);
+	netmem = virt_to_netmem(xdpf->data);
+	if (unlikely(bq->count == XDP_BULK_QUEUE_SIZE)) {
+		xdp_bulk_flush_then_add(bq, netmem);
+		return;
+	}
+	bq->q[bq->count++] = netmem;
 }
