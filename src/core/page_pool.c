@@ -908,9 +908,17 @@ static noinline void page_pool_put_unrefed_napi_local(struct page_pool *pool, ne
 	page_pool_put_decided(pool, netmem, dma_sync_size, allow_direct, cpu);
 }
 
-/* Every other put the lane fast case below did not finish: the caller
- * said it is the consumer, or the page needs a sync or a release, or the
- * lane is full or missing. */
+/* Only in softirq, and only for a pool with a NAPI or an owner CPU, can a
+ * put that did not say so be the consumer: all other puts skip the
+ * napi-local question. */
+static __always_inline bool page_pool_put_may_be_napi_local(const struct page_pool *pool)
+{
+	return in_softirq() && (READ_ONCE(pool->p.napi) || READ_ONCE(pool->cpuid) >= 0);
+}
+
+/* Every put the lane fast case below did not take, but for the napi-local
+ * question (asked before): direct ones, puts to pools without lanes (the
+ * kernel's ptr_ring design) or that sync for the device. */
 static noinline void page_pool_put_unrefed_general(struct page_pool *pool, netmem_ref netmem,
 						   unsigned int dma_sync_size, bool allow_direct)
 {
@@ -938,8 +946,8 @@ static noinline void page_pool_put_lane_full(struct page_pool *pool, netmem_ref 
  * neither NAPI nor owner CPU), of a plain recyclable page that needs no
  * sync for the device, into this CPU's lane. That case calls nothing, so
  * it saves and restores no registers. The napi-local question, a page to
- * release, a full lane and every other case are functions of their own,
- * entered by a tail jump.
+ * release, a full lane and every other case (pools without lanes among
+ * them) are functions of their own, entered by a tail jump.
  */
 static __always_inline void page_pool_put_unrefed_owned(struct page_pool *pool,
 							netmem_ref netmem,
@@ -947,15 +955,17 @@ static __always_inline void page_pool_put_unrefed_owned(struct page_pool *pool,
 							bool allow_direct)
 {
 	if (!allow_direct) {
-		if (in_softirq() && (READ_ONCE(pool->p.napi) || READ_ONCE(pool->cpuid) >= 0)) {
+		if (page_pool_put_may_be_napi_local(pool)) {
 			page_pool_put_unrefed_napi_local(pool, netmem, dma_sync_size);
 			return;
 		}
-		if (unlikely(!__page_pool_page_can_be_recycled(netmem))) {
-			page_pool_put_release(pool, netmem);
-			return;
-		}
-		if (!READ_ONCE(pool->dma_sync) && pool->lanes) {
+		/* A pool without lanes (the kernel's ptr_ring design) goes
+		 * straight to the general case. */
+		if (pool->lanes && !READ_ONCE(pool->dma_sync)) {
+			if (unlikely(!__page_pool_page_can_be_recycled(netmem))) {
+				page_pool_put_release(pool, netmem);
+				return;
+			}
 			atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
 			if (unlikely(!page_pool_lane_produce_last(pool, smp_processor_id(),
 								  netmem)))
