@@ -10,6 +10,8 @@
 #ifndef _PP_LINUX_COMPILER_H
 #define _PP_LINUX_COMPILER_H
 
+#include <linux/kconfig.h>
+
 #ifndef likely
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)

@@ -9,6 +9,7 @@
 #define _PP_LINUX_TYPES_H
 
 #include_next <linux/types.h>
+#include <linux/kconfig.h>
 
 #include <stdbool.h>
 #include <stddef.h>

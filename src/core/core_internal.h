@@ -121,7 +121,7 @@ void ppcore_track_unmap_all(struct page_pool *pool);
 
 /* Fixes and test hooks (page_pool.c). */
 extern unsigned int ppcore_fixes;
-#ifdef PP_TEST_HOOKS
+#ifdef CONFIG_PAGEPOOL_TEST_HOOKS
 extern pp_page_pool_hook_fn ppcore_hook_fn;
 void ppcore_run_hook(enum pp_page_pool_hook point, struct page_pool *pool);
 #define ppcore_hook(point, pool)						\

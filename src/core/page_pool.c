@@ -104,7 +104,7 @@ unsigned int pp_page_pool_set_fixes(unsigned int mask)
 	return __atomic_exchange_n(&ppcore_fixes, mask, __ATOMIC_RELAXED);
 }
 
-#ifdef PP_TEST_HOOKS
+#ifdef CONFIG_PAGEPOOL_TEST_HOOKS
 pp_page_pool_hook_fn ppcore_hook_fn;
 static void *ppcore_hook_arg;
 
