@@ -26,6 +26,16 @@
 #define mb()			smp_mb()
 #define rmb()			smp_rmb()
 #define wmb()			smp_wmb()
+/*
+ * Ordering of accesses to memory a device shares with the CPU (descriptor
+ * rings): read the descriptor's "done" bit, dma_rmb(), then its other
+ * fields; fill a descriptor, dma_wmb(), then hand it to the device. The
+ * simulated devices are other threads, so these are the C11 fences that
+ * order against another thread (on x86-64 only the compiler is held back,
+ * as the kernel's dma_rmb()/dma_wmb() there).
+ */
+#define dma_rmb()		__atomic_thread_fence(__PP_ACQ)
+#define dma_wmb()		__atomic_thread_fence(__PP_REL)
 #define smp_mb__before_atomic()	smp_mb()
 #define smp_mb__after_atomic()	smp_mb()
 #define smp_load_acquire(p)	__atomic_load_n((p), __PP_ACQ)
