@@ -103,13 +103,17 @@ static inline void *__ptr_ring_consume(struct ptr_ring *r)
 }
 
 /*
- * Take up to @n entries in one pass: read them (C1), then release every
- * consumed slot from consumer_tail up, newest first (C2), once. Much
- * cheaper per entry than n single consumes when the ring is busy.
+ * Take up to @n entries: read them (C1) and release slots exactly as @n
+ * single consumes would (a batch at a time, newest first, C2; the slots
+ * of an unfinished batch stay set until a later consume completes it), so
+ * producers see the same free slots as after __ptr_ring_consume() calls -
+ * the kernel's page_pool refills one entry at a time, and ring_full counts
+ * depend on it. Cheaper than n single consumes: the indexes stay in
+ * registers.
  */
 static inline int __ptr_ring_consume_batched(struct ptr_ring *r, void **array, int n)
 {
-	int head = r->consumer_head, i, j;
+	int head = r->consumer_head, tail = r->consumer_tail, i, j, end;
 
 	if (unlikely(!r->size))
 		return 0;
@@ -120,16 +124,18 @@ static inline int __ptr_ring_consume_batched(struct ptr_ring *r, void **array, i
 			break;
 		array[i] = ptr;
 		if (unlikely(++head >= r->size)) {
-			/* Wrapped: release the end of the array now. */
-			for (j = r->size - 1; j >= r->consumer_tail; j--)
+			/* Wrapped: single consumes clear the end here. */
+			for (j = r->size - 1; j >= tail; j--)
 				__atomic_store_n(&r->queue[j], NULL, __ATOMIC_RELAXED);
-			head = 0;
-			r->consumer_tail = 0;
+			head = tail = 0;
 		}
 	}
-	for (j = head - 1; j >= r->consumer_tail; j--)
+	/* Single consumes clear whenever a whole batch is behind the head:
+	 * the tail moves by whole batches. */
+	end = tail + (head - tail) / r->batch * r->batch;
+	for (j = end - 1; j >= tail; j--)
 		__atomic_store_n(&r->queue[j], NULL, __ATOMIC_RELAXED);
-	r->consumer_tail = head;
+	r->consumer_tail = end;
 	r->consumer_head = head;
 	return i;
 }
