@@ -26,12 +26,13 @@ static const char pp_stats[][ETH_GSTRING_LEN] = {
 	"rx_pp_recycle_released_ref",
 };
 
-void page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *stats)
+bool page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *stats)
 {
 	int cpu;
 
-	if (!pool)
-		return;
+	/* The kernel checks only @stats; a NULL pool is no pool's stats. */
+	if (!stats || !pool)
+		return false;
 	/* The caller zeroed @stats; we add, as the kernel does. */
 	stats->alloc_stats.fast += READ_ONCE(pool->alloc_stats.fast);
 	stats->alloc_stats.slow += READ_ONCE(pool->alloc_stats.slow);
@@ -61,6 +62,7 @@ void page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *s
 			if (test_bit(cpu, pool->lane_mask))
 				stats->recycle_stats.ring +=
 					READ_ONCE(smp_load_acquire(&pool->lanes[cpu])->produced);
+	return true;
 }
 
 u8 *page_pool_ethtool_stats_get_strings(u8 *data)

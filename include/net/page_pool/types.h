@@ -291,8 +291,14 @@ void page_pool_update_nid(struct page_pool *pool, int new_nid);
 void page_pool_disable_direct_recycling(struct page_pool *pool);
 void page_pool_enable_direct_recycling(struct page_pool *pool, struct napi_struct *napi);
 
-/* Accumulates (+=) into @stats, which the caller zeroes. */
-void page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *stats);
+/*
+ * Accumulates (+=) into @stats, which the caller zeroes. Returns false if
+ * @stats is NULL (nothing done), else true. The kernel declares it only
+ * under CONFIG_PAGE_POOL_STATS (drivers test for that); here it always
+ * exists and, without the option, reports the counters that are kept
+ * regardless (none of the per-CPU recycle ones).
+ */
+bool page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *stats);
 int page_pool_ethtool_stats_get_count(void);
 u8 *page_pool_ethtool_stats_get_strings(u8 *data);
 u64 *page_pool_ethtool_stats_get(u64 *data, const void *stats);
