@@ -109,12 +109,19 @@ static inline int dma_set_mask_and_coherent(struct device *dev, u64 mask)
 	return rc ? rc : dma_set_coherent_mask(dev, mask);
 }
 
-/* Minimum alignment for buffers shared with a device. We report one cache
- * line: the simulator models non-coherent devices, where two buffers in one
- * line would corrupt each other (x86 kernels return 1, arm64 128). */
-static inline unsigned int dma_get_cache_alignment(void)
+/*
+ * Minimum alignment for buffers shared with a device, as the kernel's: the
+ * architecture's ARCH_DMA_MINALIGN where it defines one (arm64: 128, its
+ * largest cache line, since its DMA is not always cache coherent), else 1
+ * (x86-64, whose DMA is coherent). Fragment layouts depend on it.
+ */
+static inline int dma_get_cache_alignment(void)
 {
-	return 64;
+#if defined(__aarch64__)
+	return 128;
+#else
+	return 1;
+#endif
 }
 
 #endif /* _PP_LINUX_DMA_MAPPING_H */

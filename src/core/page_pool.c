@@ -25,6 +25,7 @@
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <net/page_pool/helpers.h>
@@ -1184,14 +1185,18 @@ netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *off
 	if (WARN_ON(size > max_size))
 		return 0;
 
-	size = ALIGN(size, dma_get_cache_alignment());
+	/* As Linux 6.12.117 (Debian's linux-source-6.12): fragments start
+	 * on the larger of the DMA alignment (1 on x86-64, 128 on arm64) and
+	 * skb_shared_info's (8), so a fragment can end in a shared info that
+	 * build_skb() puts there. 100-byte fragments: 0, 104, 208, ... */
+	size = ALIGN(size, max_t(unsigned int, dma_get_cache_alignment(),
+				 __alignof__(struct skb_shared_info)));
 	*offset = pool->frag_offset;
 
 	if (netmem && *offset + size > max_size) {
 		netmem = page_pool_drain_frag(pool, netmem);
 		if (netmem) {
 			/* The last user gave it back: reuse it in place. */
-			__pp_consumer_stat_inc(pool->cached);
 			alloc_stat_inc(pool, fast);
 			goto frag_reset;
 		}
@@ -1214,6 +1219,9 @@ frag_reset:
 
 	pool->frag_users++;
 	pool->frag_offset = *offset + size;
+	/* 6.12 counts every fragment carved from the current page as a
+	 * fast allocation (newer kernels count only the page). */
+	alloc_stat_inc(pool, fast);
 	return netmem;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Fragments: page_pool_alloc_frag() carving, alignment to
- * dma_get_cache_alignment(), the BIAS_MAX draining (one atomic per
+ * Fragments: page_pool_alloc_frag() carving, alignment to the larger of
+ * dma_get_cache_alignment() and skb_shared_info's, the BIAS_MAX draining (one atomic per
  * fragment, the page reused in place when its last fragment came back,
  * released when someone still holds a page reference), page_pool_alloc()
  * picking whole pages vs fragments and the tail rule, page_pool_alloc_va()
@@ -23,7 +23,9 @@ static void test_frag_carving(void **state)
 		p[i] = page_pool_alloc_frag(pool, &off[i], 1000, GFP_ATOMIC);
 		assert_non_null(p[i]);
 		assert_ptr_equal(p[i], p[0]);
-		assert_int_equal(off[i], i * 1024);		/* 1000 -> 1024 aligned */
+		/* x86-64 Linux 6.12: aligned to 8 (skb_shared_info), so a
+		 * 1000-byte fragment takes 1000 bytes. */
+		assert_int_equal(off[i], i * 1000);
 	}
 	assert_int_equal(pool->frag_users, 4);
 	/* The fifth does not fit: a new page; the old one is drained, and
@@ -57,8 +59,10 @@ static void test_frag_reuse_in_place(void **state)
 	c = page_pool_alloc_frag(pool, &off, 2048, GFP_ATOMIC);
 	assert_ptr_equal(c, a);
 	assert_int_equal(off, 0);
+	/* Linux 6.12 counts the reuse as a fast allocation only (newer
+	 * kernels also count it as cached). */
 	assert_int_equal(pool_stats(pool).alloc_stats.fast, fast0 + 1);
-	assert_int_equal(pool_stats(pool).recycle_stats.cached, 1);
+	assert_int_equal(pool_stats(pool).recycle_stats.cached, 0);
 	page_pool_put_page(pool, c, -1, false);
 	destroy_and_settle(pool);
 	assert_all_pages_home();
@@ -77,16 +81,16 @@ static void test_page_pool_alloc_sizes(void **state)
 	assert_int_equal(size, PAGE_SIZE);
 	page_pool_put_full_page(pool, p, false);
 
-	size = 1500;				/* fragment; 2 * 1536 fit */
+	size = 1500;				/* fragment; 2 * 1504 fit */
 	p = page_pool_alloc(pool, &off, &size, GFP_ATOMIC);
 	assert_int_equal(size, 1500);
 	assert_int_equal(off, 0);
 	size = 1500;
 	q = page_pool_alloc(pool, &off, &size, GFP_ATOMIC);
 	assert_ptr_equal(p, q);
-	assert_int_equal(off, 1536);
-	/* no third 1536 fits after 3072: this one gets the tail */
-	assert_int_equal(size, PAGE_SIZE - 1536);
+	assert_int_equal(off, 1504);		/* ALIGN(1500, 8) */
+	/* no third 1500 fits after 3008: this one gets the tail */
+	assert_int_equal(size, PAGE_SIZE - 1504);
 	assert_int_equal(pool->frag_offset, PAGE_SIZE);
 	page_pool_put_page(pool, p, -1, false);
 	page_pool_put_page(pool, q, -1, false);
