@@ -89,43 +89,83 @@ static void __page_pool_destroy(struct page_pool *pool)
 	ppcore_free(pool);
 }
 
-static void page_pool_empty_alloc_cache_once(struct page_pool *pool)
+static void page_pool_empty_alloc_cache(struct page_pool *pool)
 {
 	netmem_ref netmem;
 
-	if (pool->destroy_cnt)
-		return;
 	/* The consumer is gone (the driver's contract for destroy). */
 	while (pool->alloc.count) {
 		netmem = pool->alloc.cache[--pool->alloc.count];
 		ppcore_return_netmem(pool, netmem);
 	}
+}
+
+static void page_pool_empty_alloc_cache_once(struct page_pool *pool)
+{
+	if (pool->destroy_cnt)
+		return;
+	page_pool_empty_alloc_cache(pool);
 	/* From now on a direct recycle would land in a dead cache. */
 	WRITE_ONCE(pool->dying, true);
 	ppcore_hook(PP_HOOK_DESTROY_CACHE_EMPTIED, pool);
 }
 
+/*
+ * Grace periods destroy owes, when pages are still out:
+ *   WAIT_DMA   syncs for the device stopped: wait for recyclers that saw
+ *              the old value, unmap what is still mapped (DMA tracking),
+ *              wait for releases that claimed a mapping first;
+ *   WAIT_NAPI  the napi_local fix: wait for a put that decided napi-local
+ *              before direct recycling was disabled, then empty the alloc
+ *              cache again (its page may be there now).
+ * As in the kernel (and the seeds' fix in its last form), nothing is
+ * waited for when no page is out: destroy from softirq - the kernel's
+ * bench module destroys its pool in a tasklet - then waits for nothing.
+ * With pages out, waiting is not possible in atomic context (the kernel
+ * would report sleeping there); the waits then move to the release work,
+ * which runs at once in process context, and destroy WARNs once.
+ */
+#define PP_DESTROY_WAIT_DMA	0x1
+#define PP_DESTROY_WAIT_NAPI	0x2
+
+static bool page_pool_destroy_may_wait(void)
+{
+	return !in_atomic() && !rcu_read_lock_held();
+}
+
 static void page_pool_scrub(struct page_pool *pool)
 {
-	bool first = !pool->destroy_cnt;
-
+	if (!pool->destroy_cnt && pool->dma_map &&
+	    ((READ_ONCE(pool->dma_sync) && dma_dev_need_sync(pool->p.dev)) ||
+	     pool->dma_tracked)) {
+		/* Stop syncing for the device ("skip dma sync operation for
+		 * inflight pages"); recyclers sync inside an RCU read
+		 * section, so a grace period lets those that saw the old
+		 * value finish before anything is unmapped. */
+		WRITE_ONCE(pool->dma_sync, false);
+		pool->destroy_wait |= PP_DESTROY_WAIT_DMA;
+	}
 	page_pool_empty_alloc_cache_once(pool);
 	WRITE_ONCE(pool->destroy_cnt, pool->destroy_cnt + 1);
-	if (first && pool->dma_map && (READ_ONCE(pool->dma_sync) || pool->dma_tracked)) {
-		/* Stop syncing for the device ("skip dma sync operation for
-		 * inflight pages"), and let every recycler that saw the old
-		 * value finish its sync before anything is unmapped (they
-		 * sync inside an RCU read section). */
-		WRITE_ONCE(pool->dma_sync, false);
-		synchronize_net();
-		if (pool->dma_tracked) {
-			/* Unmap every page still mapped, in flight or not,
-			 * while the device is bound; then wait for releases
-			 * that claimed a mapping first and are unmapping it
-			 * now, so none is left when destroy returns and the
-			 * driver goes on to unbind. */
-			ppcore_track_unmap_all(pool);
+
+	if (pool->destroy_wait & PP_DESTROY_WAIT_DMA) {
+		/* A page in the ring was synced before it was produced: give
+		 * those back first, so only pages still out need a wait. */
+		page_pool_empty_ring(pool);
+		if (page_pool_inflight(pool, false) == 0) {
+			pool->destroy_wait &= ~PP_DESTROY_WAIT_DMA;
+		} else if (page_pool_destroy_may_wait()) {
 			synchronize_net();
+			if (pool->dma_tracked) {
+				/* Unmap every page still mapped while the
+				 * device is bound; then wait for releases
+				 * that claimed a mapping first and are
+				 * unmapping it now, so none is left when
+				 * destroy returns and the driver unbinds. */
+				ppcore_track_unmap_all(pool);
+				synchronize_net();
+			}
+			pool->destroy_wait &= ~PP_DESTROY_WAIT_DMA;
 		}
 	}
 	/* No consumer any more, but producers may still be adding. */
@@ -140,6 +180,18 @@ static int page_pool_release(struct page_pool *pool)
 
 	page_pool_scrub(pool);
 	inflight = page_pool_inflight(pool, true);
+	if (pool->destroy_wait & PP_DESTROY_WAIT_NAPI) {
+		/* No page out: no put can be racing with us. */
+		if (inflight <= 0) {
+			pool->destroy_wait &= ~PP_DESTROY_WAIT_NAPI;
+		} else if (page_pool_destroy_may_wait()) {
+			ppcore_hook(PP_HOOK_DESTROY_SYNC_BEGIN, pool);
+			synchronize_rcu();
+			pool->destroy_wait &= ~PP_DESTROY_WAIT_NAPI;
+			page_pool_empty_alloc_cache(pool);
+			inflight = page_pool_inflight(pool, true);
+		}
+	}
 	/* Wait for producers still inside the ring's critical section. */
 	if (in_softirq)
 		spin_lock(&pool->ring.producer_lock);
@@ -194,13 +246,11 @@ void page_pool_destroy(struct page_pool *pool)
 	page_pool_disable_direct_recycling(pool);
 	ppcore_hook(PP_HOOK_DESTROY_DIRECT_DISABLED, pool);
 	/* The napi_local fix: a put that decided napi_local() before direct
-	 * recycling was disabled is still inside its RCU read-side section;
-	 * let it finish pushing into the cache before the cache is emptied
-	 * for the last time. */
-	if (napi_local_possible && (READ_ONCE(ppcore_fixes) & PP_FIX_NAPI_LOCAL_RCU)) {
-		ppcore_hook(PP_HOOK_DESTROY_SYNC_BEGIN, pool);
-		synchronize_rcu();
-	}
+	 * recycling was disabled is still inside its RCU read-side section
+	 * and may push into the cache after the release below emptied it:
+	 * the release waits a grace period for it if pages are out. */
+	if (napi_local_possible && (READ_ONCE(ppcore_fixes) & PP_FIX_NAPI_LOCAL_RCU))
+		pool->destroy_wait |= PP_DESTROY_WAIT_NAPI;
 	ppcore_free_frag(pool);
 
 	if (!page_pool_release(pool))
@@ -211,5 +261,13 @@ void page_pool_destroy(struct page_pool *pool)
 	pool->defer_warn = jiffies + defer_warn_interval();
 
 	INIT_DELAYED_WORK(&pool->release_dw, page_pool_release_retry);
+	if (pool->destroy_wait) {
+		/* Pages are out and we could not wait here. */
+		WARN_ONCE(1, "page_pool %u: destroyed in atomic context with pages in flight; "
+			  "its grace periods and DMA unmapping run from the release work",
+			  pool->user.id);
+		schedule_delayed_work(&pool->release_dw, 0);
+		return;
+	}
 	schedule_delayed_work(&pool->release_dw, defer_time());
 }

@@ -13,13 +13,15 @@
  *
  * Without the fix the page is lost: the pool never reaches inflight 0 and
  * the page never goes back to the page allocator. With the fix (an RCU
- * section around decide+recycle, a grace period in destroy before the cache
- * is emptied) destroy waits for CPU 1, then empties the cache with the page
- * in it, and everything comes home.
+ * section around decide+recycle; in destroy, when pages are still out after
+ * the cache was emptied, a grace period and a second emptying - the seeds'
+ * fix in its last form, which waits for nothing when no page is out) destroy
+ * waits for CPU 1, empties the cache again with the page in it, and
+ * everything comes home.
  *
  * Ordering is by hooks only: CPU 1 waits inside its decision until destroy
- * reports either "cache emptied" (no fix: the bug's order) or "starting the
- * grace period" (fix: destroy will wait for CPU 1). No sleeps.
+ * reports "cache emptied" (the bug's order); with the fix destroy then
+ * waits for CPU 1 in its grace period. No sleeps.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -52,7 +54,7 @@ static void hook(enum pp_page_pool_hook point, struct page_pool *pool, void *arg
 			cpu_relax();
 		break;
 	case PP_HOOK_DESTROY_SYNC_BEGIN:	/* fix on: destroy will wait for us */
-	case PP_HOOK_DESTROY_CACHE_EMPTIED:	/* fix off: the cache is empty now */
+	case PP_HOOK_DESTROY_CACHE_EMPTIED:	/* the cache is empty now */
 		__atomic_store_n(&r->go, 1, __ATOMIC_RELEASE);
 		break;
 	default:

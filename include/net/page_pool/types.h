@@ -248,9 +248,17 @@ struct page_pool {
 	struct page_pool_recycle_stats __percpu *recycle_stats;
 	atomic_t pages_state_release_cnt ____cacheline_aligned_in_smp;
 
+	/* PP_RING_LANES: ring credits not held by any lane (see struct
+	 * pp_lane). Taken by producers a batch at a time, given back by the
+	 * consumer once per refill. */
+	atomic_t ring_credits ____cacheline_aligned_in_smp;
+
 	/* Users: the driver, plus one per XDP memory-model registration. */
 	refcount_t user_cnt;
 	u64 destroy_cnt;
+	/* Grace periods destroy still owes (PP_DESTROY_WAIT_* in
+	 * src/core/release.c); only destroy and its retry work touch it. */
+	u8 destroy_wait;
 	struct rcu_head rcu;		/* memory freed after a grace period */
 
 	struct page_pool_params_slow slow;
