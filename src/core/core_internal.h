@@ -86,6 +86,8 @@ void ppcore_free(struct page_pool *pool);
 bool page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem);
 void page_pool_clear_pp_info(netmem_ref netmem);
 void ppcore_return_netmem(struct page_pool *pool, netmem_ref netmem);
+/* PP_RING_LANES: @n pages left the lanes or the shared ring (page_pool.c). */
+void ppcore_ring_credits_put(struct page_pool *pool, u32 n);
 s32 page_pool_inflight(const struct page_pool *pool, bool strict);
 
 /* release.c */

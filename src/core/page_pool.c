@@ -237,6 +237,13 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 			err = -ENOMEM;
 			goto err_free_ring;
 		}
+		/* The lanes and the shared ring together hold at most what
+		 * the kernel's ring would (struct pp_lane). A lane takes a
+		 * sixteenth of the budget at a time, at most 64 (one atomic
+		 * per 64 puts) and at least 1 (tiny pools: exact, an atomic
+		 * per put). */
+		atomic_set(&pool->ring_credits, (int)ring_qsize);
+		pool->lane_credit_batch = clamp(ring_qsize / 16, 1u, 64u);
 	}
 
 	pool->dma_tracking = (u8)default_dma_tracking();
@@ -379,13 +386,17 @@ struct page_pool *page_pool_create(const struct page_pool_params *params)
  * Returns false on such a waive. Only the consumer runs this, so the
  * ring's consumer side needs no lock.
  */
-static bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r, int pref_nid)
+static bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r, int pref_nid,
+				  u32 *consumed)
 {
 	/* One node: no page can be on the wrong one; take them in one pass. */
 	if (likely(nr_node_ids <= 1)) {
-		pool->alloc.count += (u32)__ptr_ring_consume_batched(r,
+		u32 n = (u32)__ptr_ring_consume_batched(r,
 				(void **)&pool->alloc.cache[pool->alloc.count],
 				PP_ALLOC_CACHE_REFILL - (int)pool->alloc.count);
+
+		pool->alloc.count += n;
+		*consumed += n;
 		return true;
 	}
 	while (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
@@ -393,6 +404,7 @@ static bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r, in
 
 		if (unlikely(!netmem))
 			break;
+		++*consumed;
 		if (likely(netmem_is_pref_nid(netmem, pref_nid))) {
 			pool->alloc.cache[pool->alloc.count++] = netmem;
 		} else {
@@ -405,7 +417,7 @@ static bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r, in
 }
 
 /* The lanes that exist, starting at the round-robin cursor. */
-static bool page_pool_refill_from_lanes(struct page_pool *pool, int pref_nid)
+static bool page_pool_refill_from_lanes(struct page_pool *pool, int pref_nid, u32 *consumed)
 {
 	unsigned int i, start = pool->lane_cursor;
 
@@ -418,7 +430,7 @@ static bool page_pool_refill_from_lanes(struct page_pool *pool, int pref_nid)
 			struct pp_lane *lane = smp_load_acquire(&pool->lanes[cpu]);
 
 			bits &= bits - 1;
-			if (!page_pool_refill_from(pool, &lane->ring, pref_nid))
+			if (!page_pool_refill_from(pool, &lane->ring, pref_nid, consumed))
 				return false;
 			if (pool->alloc.count >= PP_ALLOC_CACHE_REFILL) {
 				pool->lane_cursor = w;
@@ -434,23 +446,27 @@ static bool page_pool_refill_from_lanes(struct page_pool *pool, int pref_nid)
 static noinline netmem_ref page_pool_refill_alloc_cache(struct page_pool *pool)
 {
 	netmem_ref netmem = 0;
+	u32 consumed = 0;
 	int pref_nid;
 
 	/* The consumer's node is stable while it runs (softirq in the kernel,
 	 * one thread per CPU id here). */
 	pref_nid = (pool->p.nid == NUMA_NO_NODE) ? numa_mem_id() : pool->p.nid;
 
-	if (pool->lanes && !page_pool_refill_from_lanes(pool, pref_nid))
+	if (pool->lanes && !page_pool_refill_from_lanes(pool, pref_nid, &consumed))
 		goto out;
 	if (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
 		if (__ptr_ring_empty(&pool->ring)) {
 			if (!pool->alloc.count)
 				alloc_stat_inc(pool, empty);
 		} else {
-			page_pool_refill_from(pool, &pool->ring, pref_nid);
+			page_pool_refill_from(pool, &pool->ring, pref_nid, &consumed);
 		}
 	}
 out:
+	/* The pages taken out of the lanes and the ring free their credits. */
+	if (pool->lanes && consumed)
+		ppcore_ring_credits_put(pool, consumed);
 	if (likely(pool->alloc.count > 0)) {
 		netmem = pool->alloc.cache[--pool->alloc.count];
 		alloc_stat_inc(pool, refill);
@@ -669,6 +685,41 @@ struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 
 /* Recycling. */
 
+/*
+ * Ring credits (PP_RING_LANES; struct pp_lane explains them). Taking from
+ * the pool is a compare-and-exchange loop that never lets the count go
+ * below zero; giving back is one atomic add.
+ */
+static u32 page_pool_ring_credits_take(struct page_pool *pool, u32 want)
+{
+	int avail = atomic_read(&pool->ring_credits);
+	u32 take;
+
+	do {
+		if (avail <= 0)
+			return 0;
+		take = min((u32)avail, want);
+	} while (!atomic_try_cmpxchg(&pool->ring_credits, &avail, avail - (int)take));
+	return take;
+}
+
+void ppcore_ring_credits_put(struct page_pool *pool, u32 n)
+{
+	atomic_add((int)n, &pool->ring_credits);
+}
+
+/* This CPU's lane has no credit left: take a batch from the pool. False
+ * when the pool has none: the lanes and the ring hold what the kernel's
+ * ring would, the page goes home (ring_full). */
+static noinline bool page_pool_lane_credits_refill(struct page_pool *pool, struct pp_lane *lane)
+{
+	u32 got = page_pool_ring_credits_take(pool, pool->lane_credit_batch);
+
+	lane->credit_end += got;
+	return got;
+}
+
+/* Into the shared ring, under its producer lock (the kernel's design). */
 static noinline bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem)
 {
 	bool in_softirq, ret;
@@ -679,6 +730,26 @@ static noinline bool page_pool_recycle_in_shared_ring(struct page_pool *pool, ne
 		recycle_stat_inc(pool, ring);
 	page_pool_producer_unlock(pool, in_softirq);
 	return ret;
+}
+
+/* With lanes: the caller holds a ring credit for @netmem, so the shared
+ * ring (pool_size slots) cannot be full; if it were, the credit goes back
+ * with the page. */
+static noinline bool page_pool_lane_spill(struct page_pool *pool, netmem_ref netmem)
+{
+	if (likely(page_pool_recycle_in_shared_ring(pool, netmem)))
+		return true;
+	ppcore_ring_credits_put(pool, 1);
+	return false;
+}
+
+/* No lane for this CPU (it could not be allocated): the shared ring, with
+ * a credit taken from the pool itself. */
+static noinline bool page_pool_lane_spill_uncredited(struct page_pool *pool, netmem_ref netmem)
+{
+	if (!page_pool_ring_credits_take(pool, 1))
+		return false;
+	return page_pool_lane_spill(pool, netmem);
 }
 
 /* This CPU's lane, created on its first return. Only this CPU writes
@@ -702,22 +773,42 @@ static noinline struct pp_lane *page_pool_lane_create(struct page_pool *pool, in
 }
 
 /*
- * Produce into CPU @cpu's lane (the caller's): single producer, single
- * consumer (the pool's), so no lock and no atomic read-modify-write.
- * Caller is in a bh-disabled region, i.e. an RCU read-side section: the
- * pool's memory outlives it (page_pool_free_rcu()).
+ * Ring credits for up to @n netmems of a bulk put from CPU @cpu (the
+ * caller's): its lane's first, then the pool's. Returns how many it got;
+ * *lanep is the lane (NULL: none could be made, the credits are the
+ * pool's alone). Caller is in a bh-disabled region.
  */
-static __always_inline u32 page_pool_lane_produce(struct page_pool *pool, int cpu,
-						  netmem_ref *netmems, u32 n)
+static u32 page_pool_lane_take_credits(struct page_pool *pool, int cpu, u32 n,
+				       struct pp_lane **lanep)
 {
 	struct pp_lane *lane = pool->lanes[cpu];
+	u32 held;
+
+	if (unlikely(!lane))
+		lane = page_pool_lane_create(pool, cpu);
+	*lanep = lane;
+	if (!lane)
+		return page_pool_ring_credits_take(pool, n);
+	held = (u32)(lane->credit_end - lane->produced);
+	/* What is missing, plus a batch for the puts to come. */
+	if (held < n)
+		lane->credit_end += page_pool_ring_credits_take(pool,
+							n - held + pool->lane_credit_batch);
+	return (u32)min_t(u64, lane->credit_end - lane->produced, n);
+}
+
+/*
+ * Produce into @lane, CPU @cpu's (the caller's): single producer, single
+ * consumer (the pool's), so no lock and no atomic read-modify-write. The
+ * caller holds a ring credit for each netmem. Caller is in a bh-disabled
+ * region, i.e. an RCU read-side section: the pool's memory outlives it
+ * (page_pool_free_rcu()).
+ */
+static __always_inline u32 page_pool_lane_produce(struct pp_lane *lane, netmem_ref *netmems,
+						  u32 n)
+{
 	u32 i;
 
-	if (unlikely(!lane)) {
-		lane = page_pool_lane_create(pool, cpu);
-		if (!lane)
-			return 0;
-	}
 	for (i = 0; i < n; i++)
 		if (__ptr_ring_produce(&lane->ring, (void *)netmems[i]))
 			break;
@@ -737,8 +828,15 @@ static __always_inline u32 page_pool_lane_produce(struct page_pool *pool, int cp
  * pp_thread_register() refuses a CPU in use, and softirqs run on their
  * CPU's own thread, never in between these stores).
  */
-static __always_inline bool page_pool_lane_produce_last(struct page_pool *pool, int cpu,
-							netmem_ref netmem)
+enum pp_lane_put {
+	PP_LANE_PUBLISHED,	/* in the lane */
+	PP_LANE_SPILL,		/* credit held, lane full: the shared ring */
+	PP_LANE_NO_LANE,	/* no lane could be made, no credit held */
+	PP_LANE_NO_CREDIT,	/* the pool holds what the kernel's ring would */
+};
+
+static __always_inline enum pp_lane_put page_pool_lane_produce_last(struct page_pool *pool,
+								    int cpu, netmem_ref netmem)
 {
 	struct pp_lane *lane = pool->lanes[cpu];
 	void **slot;
@@ -747,17 +845,37 @@ static __always_inline bool page_pool_lane_produce_last(struct page_pool *pool, 
 	if (unlikely(!lane)) {
 		lane = page_pool_lane_create(pool, cpu);
 		if (!lane)
-			return false;
+			return PP_LANE_NO_LANE;
 	}
+	if (unlikely(lane->produced == lane->credit_end) &&
+	    !page_pool_lane_credits_refill(pool, lane))
+		return PP_LANE_NO_CREDIT;
 	p = lane->ring.producer;
 	slot = &lane->ring.queue[p];
-	if (unlikely(!lane->ring.size) || __atomic_load_n(slot, __ATOMIC_RELAXED))
-		return false;
+	if (unlikely(!lane->ring.size) || __atomic_load_n(slot, __ATOMIC_RELAXED)) {
+		/* The credit goes with the page to the shared ring. */
+		lane->credit_end--;
+		return PP_LANE_SPILL;
+	}
 	lane->ring.producer = p + 1 < lane->ring.size ? p + 1 : 0;
 	WRITE_ONCE(lane->produced, lane->produced + 1);
 	__atomic_store_n(slot, (void *)netmem, __ATOMIC_RELEASE);	/* P1: publish */
 	ppcore_hook(PP_HOOK_LANE_PUBLISHED, pool);	/* passes the pointer only */
-	return true;
+	return PP_LANE_PUBLISHED;
+}
+
+/* Where a lane put that was not published goes: the shared ring, or home. */
+static bool page_pool_lane_put_fallback(struct page_pool *pool, netmem_ref netmem,
+					enum pp_lane_put how)
+{
+	switch (how) {
+	case PP_LANE_SPILL:
+		return page_pool_lane_spill(pool, netmem);
+	case PP_LANE_NO_LANE:
+		return page_pool_lane_spill_uncredited(pool, netmem);
+	default:
+		return false;
+	}
 }
 
 /* Mark it "in the pool" before the consumer can see it, then this CPU's
@@ -765,10 +883,15 @@ static __always_inline bool page_pool_lane_produce_last(struct page_pool *pool, 
 static __always_inline bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem,
 						      int cpu)
 {
+	enum pp_lane_put how;
+
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
-	if (pool->lanes && likely(page_pool_lane_produce_last(pool, cpu, netmem)))
+	if (!pool->lanes)
+		return page_pool_recycle_in_shared_ring(pool, netmem);
+	how = page_pool_lane_produce_last(pool, cpu, netmem);
+	if (likely(how == PP_LANE_PUBLISHED))
 		return true;
-	return page_pool_recycle_in_shared_ring(pool, netmem);
+	return page_pool_lane_put_fallback(pool, netmem, how);
 }
 
 /* Caller MUST be the consumer context and have checked recyclability. */
@@ -933,11 +1056,12 @@ static noinline void page_pool_put_unrefed_general(struct page_pool *pool, netme
 	page_pool_put_decided(pool, netmem, dma_sync_size, allow_direct, smp_processor_id());
 }
 
-/* The lane fast case found this CPU's lane full (or could not create
- * it): what page_pool_recycle_in_ring() does next. */
-static noinline void page_pool_put_lane_full(struct page_pool *pool, netmem_ref netmem)
+/* The lane fast case did not publish: what page_pool_recycle_in_ring()
+ * does next. */
+static noinline void page_pool_put_lane_full(struct page_pool *pool, netmem_ref netmem,
+					     enum pp_lane_put how)
 {
-	if (!page_pool_recycle_in_shared_ring(pool, netmem))
+	if (!page_pool_lane_put_fallback(pool, netmem, how))
 		page_pool_put_ring_full(pool, netmem);
 }
 
@@ -963,14 +1087,16 @@ static __always_inline void page_pool_put_unrefed_owned(struct page_pool *pool,
 		/* A pool without lanes (the kernel's ptr_ring design) goes
 		 * straight to the general case. */
 		if (pool->lanes && !READ_ONCE(pool->dma_sync)) {
+			enum pp_lane_put how;
+
 			if (unlikely(!__page_pool_page_can_be_recycled(netmem))) {
 				page_pool_put_release(pool, netmem);
 				return;
 			}
 			atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
-			if (unlikely(!page_pool_lane_produce_last(pool, smp_processor_id(),
-								  netmem)))
-				page_pool_put_lane_full(pool, netmem);
+			how = page_pool_lane_produce_last(pool, smp_processor_id(), netmem);
+			if (unlikely(how != PP_LANE_PUBLISHED))
+				page_pool_put_lane_full(pool, netmem, how);
 			return;
 		}
 	}
@@ -1044,36 +1170,52 @@ void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret)
 
 /* Bulk. */
 
-/* Bulk into this CPU's lane; returns how many went in. */
-static u32 page_pool_recycle_lane_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
+/*
+ * Bulk into this CPU's lane. Returns how many went in; *credited says how
+ * many of the first netmems hold a ring credit (those past the returned
+ * count that do go to the shared ring; those past *credited find the pool
+ * as full as the kernel's ring would be).
+ */
+static u32 page_pool_recycle_lane_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
+				       u32 *credited)
 {
-	u32 done;
+	struct pp_lane *lane;
+	u32 done = 0;
 
 	local_bh_disable();
-	done = page_pool_lane_produce(pool, smp_processor_id(), bulk, bulk_len);
+	*credited = page_pool_lane_take_credits(pool, smp_processor_id(), bulk_len, &lane);
+	if (lane) {
+		done = page_pool_lane_produce(lane, bulk, *credited);
+		/* Credited netmems the lane had no room for take their
+		 * credits to the shared ring. */
+		lane->credit_end -= *credited - done;
+	}
 	local_bh_enable();
 	return done;
 }
 
 static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
 {
+	u32 i, done, room = bulk_len;
 	bool in_softirq;
-	u32 i, done = 0;
 
 	for (i = 0; i < bulk_len; i++)
 		atomic_long_set(netmem_get_pp_ref_count_ref(bulk[i]), 0);
 
 	if (pool->lanes) {
-		done = page_pool_recycle_lane_bulk(pool, bulk, bulk_len);
+		done = page_pool_recycle_lane_bulk(pool, bulk, bulk_len, &room);
 		if (done == bulk_len)
 			return;
 		bulk += done;
 		bulk_len -= done;
+		room -= done;
 	}
 
+	/* As the kernel's: one ring_full for the bulk, however many are
+	 * left when the ring is full. */
 	in_softirq = page_pool_producer_lock(pool);
 	for (i = 0; i < bulk_len; i++) {
-		if (__ptr_ring_produce(&pool->ring, (void *)bulk[i])) {
+		if (i == room || __ptr_ring_produce(&pool->ring, (void *)bulk[i])) {
 			recycle_stat_inc(pool, ring_full);
 			break;
 		}
@@ -1081,6 +1223,9 @@ static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk
 	recycle_stat_add(pool, ring, i);
 	page_pool_producer_unlock(pool, in_softirq);
 
+	/* Credits taken for netmems the ring refused go back. */
+	if (pool->lanes && room > i)
+		ppcore_ring_credits_put(pool, room - i);
 	/* Ring full: free the rest outside the lock (put_page can be slow). */
 	for (; i < bulk_len; i++)
 		ppcore_return_netmem(pool, bulk[i]);

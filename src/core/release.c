@@ -59,6 +59,7 @@ static void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem
 static void page_pool_empty_ring(struct page_pool *pool)
 {
 	netmem_ref netmem;
+	u32 consumed = 0;
 	int cpu;
 
 	/* The lanes: we are their only consumer now (the consumer lock
@@ -71,13 +72,20 @@ static void page_pool_empty_ring(struct page_pool *pool)
 			if (!test_bit(cpu, pool->lane_mask))
 				continue;
 			lane = smp_load_acquire(&pool->lanes[cpu]);
-			while ((netmem = (netmem_ref)__ptr_ring_consume(&lane->ring)))
+			while ((netmem = (netmem_ref)__ptr_ring_consume(&lane->ring))) {
 				page_pool_return_ring_page(pool, netmem);
+				consumed++;
+			}
 		}
 		spin_unlock_bh(&pool->ring.consumer_lock);
 	}
-	while ((netmem = (netmem_ref)ptr_ring_consume_bh(&pool->ring)))
+	while ((netmem = (netmem_ref)ptr_ring_consume_bh(&pool->ring))) {
 		page_pool_return_ring_page(pool, netmem);
+		consumed++;
+	}
+	/* Late returns still find room, as in the kernel's emptied ring. */
+	if (pool->lanes && consumed)
+		ppcore_ring_credits_put(pool, consumed);
 }
 
 static void __page_pool_destroy(struct page_pool *pool)

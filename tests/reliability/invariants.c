@@ -27,6 +27,7 @@ static const char *const kind_names[PPINV_NR] = {
 	[PPINV_WARN]			= "warn",
 	[PPINV_HELD_PAGE]		= "held-page",
 	[PPINV_API]			= "api-contract",
+	[PPINV_RING_BOUND]		= "ring-bound",
 };
 
 const char *ppinv_kind_name(enum ppinv_kind kind)
@@ -278,6 +279,60 @@ int ppinv_check_step(struct ppinv *c)
 	return bad;
 }
 
+/*
+ * Entries parked in a ring nobody is touching: from consumer_head on, up
+ * to the first free slot. Slots in [consumer_tail, consumer_head) were
+ * consumed but are cleared only in batches (ptr_ring.h, C2): not parked.
+ */
+static long ring_used(const struct ptr_ring *r)
+{
+	int i = r->consumer_head;
+	long n = 0;
+
+	while (n < r->size && r->queue[i]) {
+		n++;
+		if (++i == r->size)
+			i = 0;
+		if (i == r->consumer_tail && r->consumer_tail != r->consumer_head)
+			break;
+	}
+	return n;
+}
+
+/* The kernel's bound on returned pages, and the lanes' credit books. */
+static int check_ring_bound(struct ppinv *c, const struct page_pool *pool, u32 id)
+{
+	long parked = ring_used(&pool->ring), unspent = 0, credits;
+	int cpu;
+
+	if (pool->lanes) {
+		for (cpu = 0; cpu < NR_CPUS; cpu++) {
+			const struct pp_lane *lane;
+
+			if (!test_bit(cpu, pool->lane_mask))
+				continue;
+			lane = pool->lanes[cpu];
+			parked += ring_used(&lane->ring);
+			unspent += (long)(lane->credit_end - lane->produced);
+		}
+	}
+	if (parked > pool->ring.size) {
+		ppinv_fail(c, PPINV_RING_BOUND, "pool %u: %ld pages parked, ring of %d", id,
+			   parked, pool->ring.size);
+		return 1;
+	}
+	if (!pool->lanes)
+		return 0;
+	credits = atomic_read(&pool->ring_credits);
+	if (credits < 0 || credits + unspent + parked != pool->ring.size) {
+		ppinv_fail(c, PPINV_RING_BOUND,
+			   "pool %u: ring credits %ld free + %ld unspent + %ld parked != %d",
+			   id, credits, unspent, parked, pool->ring.size);
+		return 1;
+	}
+	return 0;
+}
+
 int ppinv_check_pool(struct ppinv *c, const struct page_pool *pool, long held, bool exact)
 {
 	u32 hold = READ_ONCE(pool->pages_state_hold_cnt);
@@ -308,6 +363,7 @@ int ppinv_check_pool(struct ppinv *c, const struct page_pool *pool, long held, b
 			   id, (unsigned long long)info.inflight, inflight);
 		bad++;
 	}
+	bad += check_ring_bound(c, pool, id);
 	return bad;
 }
 

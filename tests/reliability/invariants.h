@@ -24,7 +24,11 @@
  *   - the WARN count and the misuse counters move only by what the caller
  *     declared as deliberate misuse: ppinv_expect_*() + ppinv_check_step();
  *   - a page the caller holds is still a page_pool page of its pool with a
- *     reference: ppinv_check_held().
+ *     reference: ppinv_check_held();
+ *   - a pool holds no more returned pages than the kernel's ring would
+ *     (pool_size): the lanes and the shared ring together, and with lanes
+ *     the ring credits add up (free + unspent in lanes + pages parked ==
+ *     the ring's size): ppinv_check_pool().
  *
  * DMA safety at driver unbind (issue 5) is gated. Without DMA tracking,
  * a page returned after its device unbound is unmapped through the unbound
@@ -87,6 +91,7 @@ enum ppinv_kind {
 	PPINV_WARN,		/* WARN count moved by an undeclared amount */
 	PPINV_HELD_PAGE,	/* a held page is not its pool's any more */
 	PPINV_API,		/* a call broke its documented contract */
+	PPINV_RING_BOUND,	/* more parked than the kernel's ring holds */
 	PPINV_NR,
 };
 

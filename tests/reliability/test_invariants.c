@@ -219,6 +219,44 @@ static void test_inflight_mismatch(void **state)
 	assert_int_equal(ppinv_check_idle(&c), 0);
 }
 
+static void test_ring_bound(void **state)
+{
+	struct page_pool *pool = rel_pool(REL_PLAIN);
+	struct page *p[4];
+	struct ppinv c;
+	int i;
+
+	(void)state;
+	checker(&c);
+	for (i = 0; i < 4; i++)
+		p[i] = page_pool_alloc_pages(pool, GFP_ATOMIC);
+	for (i = 0; i < 4; i++)
+		page_pool_put_full_page(pool, p[i], false);	/* parked in the ring */
+	assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 0);
+
+	if (pool->lanes) {
+		/* A credit appears from nowhere: the books do not add up,
+		 * and the lanes could park more than the kernel's ring. */
+		atomic_inc(&pool->ring_credits);
+		assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 1);
+		assert_fired(&c, PPINV_RING_BOUND, 1);
+		assert_non_null(strstr(c.last, "ring credits"));
+		atomic_dec(&pool->ring_credits);
+	}
+	/* A ring that claims fewer slots than it holds pages. */
+	checker(&c);
+	pool->ring.size = 2;
+	assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 1);
+	assert_fired(&c, PPINV_RING_BOUND, 1);
+	assert_non_null(strstr(c.last, "parked"));
+	pool->ring.size = 256;
+
+	checker(&c);
+	assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 0);
+	rel_destroy(&c, pool);
+	assert_int_equal(ppinv_check_idle(&c), 0);
+}
+
 static void test_pp_page_left_behind(void **state)
 {
 	struct page *page = alloc_page(GFP_KERNEL);
@@ -363,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_dma_violation),
 		cmocka_unit_test(test_unmap_skipped),
 		cmocka_unit_test(test_inflight_mismatch),
+		cmocka_unit_test(test_ring_bound),
 		cmocka_unit_test(test_pp_page_left_behind),
 		cmocka_unit_test(test_held_page),
 		cmocka_unit_test(test_dma_unbind_gate),

@@ -83,11 +83,27 @@ enum pp_dma_tracking {
 	PP_DMA_TRACK_OFF,
 };
 
-/* A lane: its ring, and the producer's count of pages it put in (the
- * `ring` statistic for lane returns; producer-written only). */
+/*
+ * A lane: its ring, the producer's count of pages it put in (the `ring`
+ * statistic for lane returns) and the end of the ring credits it holds
+ * (credit_end - produced of them are unspent); both are producer-written
+ * only.
+ *
+ * Ring credits keep the lanes within the kernel's bound: a pool never
+ * holds more returned pages than its ptr_ring would (pool_size, 1024 when
+ * 0, at most 16384). The pool starts with that many credits; a page put
+ * into a lane or the shared ring spends one, and the consumer gives them
+ * back as it refills. A producer takes credits from the pool in batches
+ * (page_pool::lane_credit_batch) so the common put needs no atomic; the
+ * price is that a lane may sit on up to a batch less one of unspent
+ * credits, so with several returning CPUs a put may find the pool "full"
+ * that many pages earlier than the kernel's ring would. With one
+ * returning CPU, ring and ring_full count exactly as the kernel's.
+ */
 struct pp_lane {
 	struct ptr_ring ring;
 	u64 produced;
+	u64 credit_end;
 };
 
 struct device;
@@ -236,6 +252,7 @@ struct page_pool {
 	struct pp_lane **lanes;
 	unsigned long lane_mask[NR_CPUS / BITS_PER_LONG];
 	u32 lane_cursor;		/* consumer's round-robin start */
+	u32 lane_credit_batch;		/* credits a lane takes at a time */
 
 	/* DMA tracking (src/core/dma_track.c): the design and its state. */
 	u8 dma_tracking;		/* enum pp_dma_tracking */
