@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * A minimal struct device: a name, a DMA backend (dma_map_ops), a NUMA node
- * and a driver binding. Devices are made with pp_device_create()
- * (<pagepool/dma.h>); device_release_driver() is the driver unbind.
- * Layer: dma.
+ * A minimal struct device: a name, a parent, a DMA backend (dma_map_ops), a
+ * NUMA node and a driver binding. Bus devices with a DMA backend are made
+ * with pp_device_create() (<pagepool/dma.h>); device_release_driver() is
+ * the driver unbind. Other code embeds one, as the kernel's struct
+ * net_device does (zero-initialised: no backend).
+ * Layer: runtime (the structure and its accessors; the DMA layer gives a
+ * device its backend and implements the reference counting and unbind).
  */
 #ifndef _PP_LINUX_DEVICE_H
 #define _PP_LINUX_DEVICE_H

@@ -27,6 +27,7 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/bottom_half.h>
+#include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/notifier.h>
@@ -120,9 +121,11 @@ struct net_device {
 	unsigned int num_rx_queues, real_num_rx_queues;
 	unsigned int num_tx_queues, real_num_tx_queues;
 	struct hlist_head page_pools;		/* maintained by page_pool (core) */
-	struct {
-		struct device *parent;		/* SET_NETDEV_DEV() */
-	} dev;
+	/* The device model's view of the interface, as the kernel's: its
+	 * name is the interface's, its parent the bus device
+	 * (SET_NETDEV_DEV()); no DMA backend of its own, so DMA through it
+	 * is the kernel's dma-direct for a coherent device. */
+	struct device dev;
 	void *ml_priv;
 	size_t priv_len;
 	unsigned long priv[] __aligned(64);	/* netdev_priv() */
@@ -203,6 +206,10 @@ netdev_notifier_info_to_dev(const struct netdev_notifier_info *info)
 int register_netdevice_notifier(struct notifier_block *nb);
 int unregister_netdevice_notifier(struct notifier_block *nb);
 
+/* Wait for every CPU to leave its current RCU read-side section and
+ * softirq (NAPI) section. */
+void synchronize_net(void);
+
 /* NAPI. */
 void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
 			   int (*poll)(struct napi_struct *, int), int weight);
@@ -213,7 +220,29 @@ static inline void netif_napi_add(struct net_device *dev, struct napi_struct *na
 	netif_napi_add_weight(dev, napi, poll, NAPI_POLL_WEIGHT);
 }
 
-void netif_napi_del(struct napi_struct *napi);
+/* Unlink @napi from its device; a NAPI never added or already deleted is
+ * left alone. Process context. The _locked forms are upstream's (v6.13+)
+ * for callers that hold the device's instance lock; there is no such lock
+ * here, so they are the same calls. */
+void __netif_napi_del_locked(struct napi_struct *napi);
+static inline void __netif_napi_del(struct napi_struct *napi)
+{
+	__netif_napi_del_locked(napi);
+}
+
+/* ... and wait until no CPU can still be polling it (synchronize_net()),
+ * so the caller may free it. Process context. */
+static inline void netif_napi_del_locked(struct napi_struct *napi)
+{
+	__netif_napi_del_locked(napi);
+	synchronize_net();
+}
+
+static inline void netif_napi_del(struct napi_struct *napi)
+{
+	netif_napi_del_locked(napi);
+}
+
 void napi_enable(struct napi_struct *n);
 void napi_disable(struct napi_struct *n);
 /* Claim SCHED; false if already scheduled (MISSED is set) or disabling. */
@@ -250,8 +279,5 @@ static inline bool napi_is_scheduled(struct napi_struct *n)
  * a pool's NAPI cannot run concurrently with page_pool_destroy(). */
 void napi_assert_will_not_race(const struct napi_struct *napi);
 
-/* Wait for every CPU to leave its current RCU read-side section and
- * softirq (NAPI) section. */
-void synchronize_net(void);
 
 #endif /* _PP_LINUX_NETDEVICE_H */

@@ -56,7 +56,7 @@ void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
 	}
 }
 
-void netif_napi_del(struct napi_struct *napi)
+void __netif_napi_del_locked(struct napi_struct *napi)
 {
 	if (!test_and_clear_bit(NAPI_STATE_LISTED, &napi->state))
 		return;

@@ -17,6 +17,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/list.h>
+#include <linux/numa.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -126,6 +127,10 @@ struct net_device *alloc_netdev_mqs(int sizeof_priv, const char *name,
 	dev->dev_addr = dev->dev_addr_storage;
 	dev->reg_state = NETREG_UNINITIALIZED;
 	snprintf(dev->name, sizeof(dev->name), "%s", name ? name : "dev%d");
+	/* dev_name(&ndev->dev) is the interface's name, as in the kernel
+	 * (register_netdev() expands a %d in place). */
+	dev->dev.init_name = dev->name;
+	dev->dev.numa_node = NUMA_NO_NODE;
 	INIT_LIST_HEAD(&dev->napi_list);
 	INIT_LIST_HEAD(&dev->dev_list);
 	INIT_HLIST_HEAD(&dev->page_pools);
