@@ -832,7 +832,7 @@ enum pp_lane_put {
 	PP_LANE_PUBLISHED,	/* in the lane */
 	PP_LANE_SPILL,		/* credit held, lane full: the shared ring */
 	PP_LANE_NO_LANE,	/* no lane could be made, no credit held */
-	PP_LANE_NO_CREDIT,	/* the pool holds what the kernel's ring would */
+	PP_LANE_NO_CREDIT,	/* full where the kernel's ring would be */
 };
 
 static __always_inline enum pp_lane_put page_pool_lane_produce_last(struct page_pool *pool,
@@ -853,7 +853,12 @@ static __always_inline enum pp_lane_put page_pool_lane_produce_last(struct page_
 	p = lane->ring.producer;
 	slot = &lane->ring.queue[p];
 	if (unlikely(!lane->ring.size) || __atomic_load_n(slot, __ATOMIC_RELAXED)) {
-		/* The credit goes with the page to the shared ring. */
+		/* A lane as large as the pool's ring is full where the
+		 * kernel's ring would be (the same ptr_ring, the same slots
+		 * still uncleared): ring full, the credit stays unspent. A
+		 * smaller lane spills, the credit going with the page. */
+		if (lane->ring.size == pool->ring.size)
+			return PP_LANE_NO_CREDIT;
 		lane->credit_end--;
 		return PP_LANE_SPILL;
 	}
@@ -1187,8 +1192,13 @@ static u32 page_pool_recycle_lane_bulk(struct page_pool *pool, netmem_ref *bulk,
 	if (lane) {
 		done = page_pool_lane_produce(lane, bulk, *credited);
 		/* Credited netmems the lane had no room for take their
-		 * credits to the shared ring. */
-		lane->credit_end -= *credited - done;
+		 * credits to the shared ring - unless the lane is as large
+		 * as the ring: then the ring is full, as the kernel's would
+		 * be, and the credits stay unspent in the lane. */
+		if (lane->ring.size == pool->ring.size)
+			*credited = done;
+		else
+			lane->credit_end -= *credited - done;
 	}
 	local_bh_enable();
 	return done;

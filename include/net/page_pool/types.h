@@ -97,8 +97,14 @@ enum pp_dma_tracking {
  * (page_pool::lane_credit_batch) so the common put needs no atomic; the
  * price is that a lane may sit on up to a batch less one of unspent
  * credits, so with several returning CPUs a put may find the pool "full"
- * that many pages earlier than the kernel's ring would. With one
- * returning CPU, ring and ring_full count exactly as the kernel's.
+ * that many pages earlier than the kernel's ring would. A lane is a
+ * ptr_ring of min(ring size, PP_LANE_SIZE) slots; when that is the whole
+ * ring size, a full lane is a full ring (no spill), so with one returning
+ * CPU ring and ring_full count exactly as the kernel's, consumed slots
+ * that the consumer clears only a batch at a time included. A smaller
+ * lane (pool_size > 256) spills into the shared ring: the same counts
+ * as long as the consumer keeps up with neither ring wrapping onto
+ * uncleared slots.
  */
 struct pp_lane {
 	struct ptr_ring ring;
