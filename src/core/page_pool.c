@@ -1302,6 +1302,20 @@ void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
 		bulk_len = page_pool_put_bulk_of_first_pool(data, bulk_len);
 }
 
+void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
+{
+	netmem_ref *netmems = (netmem_ref *)data;
+	int i;
+
+	_Static_assert(sizeof(netmem_ref) == sizeof(void *), "netmems in place of pointers");
+	(void)pool;
+	if (count <= 0)
+		return;
+	for (i = 0; i < count; i++)
+		netmems[i] = page_to_netmem(virt_to_head_page(data[i]));
+	page_pool_put_netmem_bulk(netmems, (u32)count);
+}
+
 /* Fragments. */
 
 static netmem_ref page_pool_drain_frag(struct page_pool *pool, netmem_ref netmem)

@@ -318,6 +318,10 @@ void page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
 void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
 				unsigned int dma_sync_size, bool allow_direct);
 void page_pool_put_netmem_bulk(netmem_ref *data, u32 count);
+/* Linux 6.12's form of the bulk put (v6.14 replaced it by the one above):
+ * @data holds the pages' virtual addresses, @pool is their pool. Each page
+ * goes back to the pool that owns it. @data is overwritten. */
+void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count);
 void page_pool_update_nid(struct page_pool *pool, int new_nid);
 void page_pool_disable_direct_recycling(struct page_pool *pool);
 void page_pool_enable_direct_recycling(struct page_pool *pool, struct napi_struct *napi);
