@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * What the kernel-api programs share. They are built as a user outside the
+ * tree builds (run.sh: installed headers, pkg-config only), so this header
+ * uses nothing but the installed API: <pagepool.h> for threads, devices,
+ * the WARN counter and the print callback, and the kernel headers.
+ */
+#ifndef PP_KAPI_H
+#define PP_KAPI_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <linux/mm.h>
+#include <net/page_pool/helpers.h>
+#include <pagepool.h>
+
+/* The library's messages, kept for assertions (and shown with
+ * KAPI_VERBOSE=1 in the environment). */
+static char kapi_log[64][256];
+static int kapi_log_n;
+
+static int kapi_print(int level, const char *fmt, va_list ap)
+{
+	char *line = kapi_log[kapi_log_n % 64];
+
+	(void)level;
+	vsnprintf(line, sizeof(kapi_log[0]), fmt, ap);
+	kapi_log_n++;
+	if (getenv("KAPI_VERBOSE"))
+		fputs(line, stderr);
+	return 0;
+}
+
+static inline bool kapi_logged(const char *needle)
+{
+	int i;
+
+	for (i = 0; i < 64 && i < kapi_log_n; i++)
+		if (strstr(kapi_log[i], needle))
+			return true;
+	return false;
+}
+
+/* This thread is CPU 0; the library's messages go to kapi_log. */
+static inline void kapi_setup(void)
+{
+	pp_set_print(kapi_print);
+	if (pp_thread_register(0) != 0)
+		abort();
+	/* The deferred release retries every 10 ms instead of every second. */
+	pp_page_pool_set_defer_times(10, 0);
+}
+
+/* Every page is back in the page allocator, none still marked page_pool. */
+static inline void kapi_assert_all_pages_home(void)
+{
+	struct pp_mem_stats st;
+
+	pp_workqueue_run_all();
+	pp_mem_get_stats(&st);
+	assert_int_equal(st.free_pages, st.total_pages);
+	assert_int_equal(st.pp_pages, 0);
+}
+
+static inline struct page_pool_stats kapi_stats(const struct page_pool *pool)
+{
+	struct page_pool_stats st;
+
+	memset(&st, 0, sizeof(st));
+	assert_true(page_pool_get_stats(pool, &st));
+	return st;
+}
+
+#endif /* PP_KAPI_H */

@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+#
+# Build one kernel-api test program exactly as a user outside the tree
+# builds: install the library into a scratch DESTDIR, then compile with
+# `pkg-config --cflags --libs pagepool` (and cmocka's, for the test
+# framework) and nothing else - no -D, no -I into the source tree - and run
+# it. The in-tree build's own flags once hid a stats bug from every test.
+# Usage: run.sh BUILD_DIR SOURCE_DIR PROGRAM.c [CC]
+set -eu
+build=$1
+src=$2
+prog=$3
+cc=${4:-cc}
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+
+meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
+pc=$(find "$dest" -name pagepool.pc | head -n 1)
+[ -n "$pc" ] || { echo "pagepool.pc was not installed"; exit 1; }
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+prefix=$(pkg-config --variable=prefix pagepool)
+flags=$(pkg-config --define-variable=prefix="$dest$prefix" --cflags --libs pagepool cmocka)
+libdir=$(pkg-config --define-variable=prefix="$dest$prefix" --variable=libdir pagepool)
+
+name=$(basename "$prog" .c)
+echo "$cc -std=gnu11 -Wall -Wextra -Werror -o $name $name.c $flags"
+"$cc" -std=gnu11 -Wall -Wextra -Werror -o "$dest/$name" "$prog" $flags
+LD_LIBRARY_PATH="$libdir" "$dest/$name"
