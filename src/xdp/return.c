@@ -199,6 +199,17 @@ void xdp_return_buff(struct xdp_buff *xdp)
 }
 
 /*
+ * What a bulk queues for a frame: the page of its data, not yet its
+ * compound head - page_pool_put_netmem_bulk() takes any page of a compound
+ * netmem (as it must for fragments) and finds the head itself, so finding
+ * it here too would cost the bulk add four instructions for nothing.
+ */
+static __always_inline netmem_ref xdp_bulk_netmem(const void *data)
+{
+	return page_to_netmem(virt_to_page(data));
+}
+
+/*
  * The old bulk: one allocator per bulk. Caller MUST hold one RCU read-side
  * section (or stay bh-disabled) across the whole bulk: bq->xa is kept
  * between calls.
@@ -229,7 +240,7 @@ static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 		xdp_bulk_new_allocator(bq, xdpf->mem_id);
 	/* An unknown id still goes into the (mixed-pool) bulk: the flush
 	 * hands the page to the pool that owns it. */
-	bq->q[bq->count++] = virt_to_netmem(xdpf->data);
+	bq->q[bq->count++] = xdp_bulk_netmem(xdpf->data);
 }
 
 /* A full bulk: give it back, then start the next one with @netmem. */
@@ -252,7 +263,7 @@ void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
 		return;
 	}
 	/* Pools may be mixed: page_pool_put_netmem_bulk() sorts them out. */
-	netmem = virt_to_netmem(xdpf->data);
+	netmem = xdp_bulk_netmem(xdpf->data);
 	if (unlikely(bq->count == XDP_BULK_QUEUE_SIZE)) {
 		xdp_bulk_flush_then_add(bq, netmem);
 		return;
