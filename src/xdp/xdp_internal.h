@@ -112,4 +112,9 @@ void ppxdp_mem_remove_allocator(const void *allocator);
  * instruction less per return). */
 extern struct static_key_false ppxdp_return_lookup __attribute__((visibility("hidden")));
 
+static __always_inline bool ppxdp_return_lookup_on(void)
+{
+	return static_branch_unlikely(&ppxdp_return_lookup);
+}
+
 #endif /* _PP_XDP_INTERNAL_H */
