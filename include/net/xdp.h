@@ -415,6 +415,21 @@ static inline void xdp_scrub_frame(struct xdp_frame *frame)
 void xdp_warn(const char *msg, const char *func, const int line);
 #define XDP_WARN(msg)	xdp_warn(msg, __func__, __LINE__)
 
+/*
+ * Copy @xdpf into memory of its own: a new page (dev_alloc_page(),
+ * MEM_TYPE_PAGE_ORDER0, frame_sz PAGE_SIZE) holding the frame, its
+ * headroom (metadata included) and its data; each fragment of a
+ * multi-buffer frame is copied into a page of its own, listed in the new
+ * page's skb_shared_info (the kernel's version copies only the linear part
+ * and keeps the frags flag). Flags are kept. The original is untouched and
+ * still the caller's. Returns the clone (give it back with any
+ * xdp_return_frame*() call), or NULL when the linear part does not fit a
+ * page with skb_shared_info's tailroom (SKB_WITH_OVERHEAD(PAGE_SIZE)), a
+ * fragment is longer than a page or is a net_iov (not readable), or a
+ * page cannot be allocated. Any context.
+ */
+struct xdp_frame *xdpf_clone(struct xdp_frame *xdpf);
+
 static inline void xdp_convert_frame_to_buff(const struct xdp_frame *frame,
 					     struct xdp_buff *xdp)
 {
