@@ -19,11 +19,12 @@
  *   - struct xdp_frame_bulk holds netmem_refs (v6.14), not 6.12's void *
  *     addresses; xdp_flush_frame_bulk() is upstream's inline.
  *   - xdp_frame.len and .headroom are u32 (upstream), not 6.12's u16.
- * Kept from 6.12 although upstream dropped them, because no upstream
- * code is hurt by them: xdp_buff_is_frag_pfmemalloc() and
+ * Kept from 6.12 although upstream does not have them, because no
+ * upstream code is hurt by them: xdp_buff_is_frag_pfmemalloc() and
  * xdp_frame_is_frag_pfmemalloc() (v6.18 replaced them with the
- * *_get_skb_flags() getters), xdp_reinit_buff(), xdp_rxq_info.napi_id
- * (gone upstream since v6.15), xdp_frame_bulk.xa.
+ * *_get_skb_flags() getters), xdp_reinit_buff() (in 6.12.117's header),
+ * xdp_rxq_info.napi_id (dropped upstream after 6.12; __xdp_rxq_info_reg()
+ * still takes it), xdp_frame_bulk.xa (dropped in v6.14).
  *
  * The frame's mem id. Upstream v6.14 ("xdp: get rid of xdp_frame::mem.id")
  * left frames with the memory type only, since the page names its pool.
@@ -123,7 +124,7 @@ struct xdp_rxq_info {
 	u32 queue_index;
 	u32 reg_state;
 	struct xdp_mem_info mem;
-	unsigned int napi_id;		/* 6.12; upstream dropped it in v6.15 */
+	unsigned int napi_id;		/* 6.12; dropped upstream since */
 	u32 frag_size;
 } ____cacheline_aligned;	/* read per packet: no false sharing */
 
