@@ -1,36 +1,101 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * The XDP memory model, as the kernel's include/net/xdp.h (newest,
- * netmem-based): the RX-queue info a driver registers, the memory model
- * (allocator type and id) attached to it, xdp_buff / xdp_frame, and the
- * calls that give a frame's memory back to whoever allocated it, one frame
- * at a time or in bulks of XDP_BULK_QUEUE_SIZE from any mix of pools.
+ * The XDP memory model, as the kernel's include/net/xdp.h: the RX-queue
+ * info a driver registers, the memory model (allocator type and id)
+ * attached to it, xdp_buff / xdp_frame with their multi-buffer fragments
+ * (in the skb_shared_info at the end of the buffer), and the calls that
+ * give a frame's memory - head and every fragment - back to whoever
+ * allocated it, one frame at a time or in bulks of XDP_BULK_QUEUE_SIZE
+ * from any mix of pools.
+ *
+ * Which kernel. The driver-facing API is current upstream's, Linux v6.18
+ * (netmem-based, frames carrying a memory type); Linux 6.12's names and
+ * forms are kept beside it wherever the two do not conflict. Where they
+ * conflict, upstream's form is the one here:
+ *   - __xdp_return() takes (netmem_ref, enum xdp_mem_type, napi_direct,
+ *     xdp) as since v6.14, not 6.12's (void *data, struct xdp_mem_info *,
+ *     ...): the same name cannot have both signatures, and every return
+ *     path here is netmem-based.
+ *   - struct xdp_frame_bulk holds netmem_refs (v6.14), not 6.12's void *
+ *     addresses; xdp_flush_frame_bulk() is upstream's inline.
+ *   - xdp_frame.len and .headroom are u32 (upstream), not 6.12's u16.
+ * Kept from 6.12 although upstream does not have them, because no
+ * upstream code is hurt by them: xdp_buff_is_frag_pfmemalloc() and
+ * xdp_frame_is_frag_pfmemalloc() (v6.18 replaced them with the
+ * *_get_skb_flags() getters), xdp_reinit_buff() (in 6.12.117's header),
+ * xdp_rxq_info.napi_id (dropped upstream after 6.12; __xdp_rxq_info_reg()
+ * still takes it), xdp_frame_bulk.xa (dropped in v6.14).
+ *
+ * The frame's mem id. Upstream v6.14 ("xdp: get rid of xdp_frame::mem.id")
+ * left frames with the memory type only, since the page names its pool.
+ * pagepool also runs the return path of every kernel up to v6.13, which
+ * finds the allocator by id (PP_XDP_RETURN_LOOKUP, <pagepool/xdp.h>), and
+ * the id cannot come from the page without already having the pool. So a
+ * frame keeps 6.12's struct xdp_mem_info mem { type, id }, in a union with
+ * upstream's mem_type (the same 32 bits as mem.type) and mem_id (the same
+ * as mem.id): code of either kernel compiles, and the frame takes 48 bytes
+ * of headroom instead of upstream's 40 (6.12's was 40 with u16 lengths).
+ *
+ * Left out, because an honest version needs what this library does not
+ * have:
+ *   - a struct sk_buff and build_skb(): xdp_build_skb_from_frame(),
+ *     __xdp_build_skb_from_frame(), xdp_build_skb_from_buff(),
+ *     xdp_build_skb_from_zc(), xdp_alloc_skb_bulk() (it allocates
+ *     sk_buffs), xdp_update_skb_shared_info() / v6.18's
+ *     xdp_update_skb_frags_info() (they update skb->len, data_len,
+ *     truesize, pfmemalloc, unreadable);
+ *   - an AF_XDP buffer pool: xdp_convert_zc_to_xdp_frame() (it frees the
+ *     xsk buffer it copied); xdp_convert_buff_to_frame() of a
+ *     MEM_TYPE_XSK_BUFF_POOL buffer returns NULL instead;
+ *   - BPF programs, BTF and the verifier: bpf_prog_run_xdp(),
+ *     xdp_attachment_setup() (it drops a bpf_prog reference),
+ *     bpf_xdp_metadata_kfunc_id(), bpf_dev_bound_kfunc_id(), the
+ *     XDP_METADATA_KFUNC_xxx table (it names UAPI <linux/netdev.h>
+ *     constants that Debian 12's linux-libc-dev does not have);
+ *   - a net_device with xdp_features (and UAPI <linux/netdev.h>'s
+ *     NETDEV_XDP_ACT_*): xdp_set_features_flag(), xdp_clear_features_flag(),
+ *     xdp_features_set_redirect_target(), xdp_features_clear_redirect_target()
+ *     and their _locked forms.
+ * The types drivers declare with them are here: struct
+ * xdp_attachment_info, struct xdp_metadata_ops, enum xdp_rss_hash_type,
+ * struct xdp_cpumap_stats.
+ *
+ * XDP_PACKET_HEADROOM and enum xdp_action come from the system's UAPI
+ * <linux/bpf.h>, included here, so AF_XDP and libbpf code compiles next
+ * to this header.
  *
  * Contexts, as in the kernel:
  *   - registration and unregistration: process context, may sleep;
  *   - xdp_return_frame(), xdp_return_frame_bulk(), xdp_flush_frame_bulk():
  *     any thread; page_pool decides whether the caller is the pool's
  *     consumer (page_pool_napi_local()) - never assumed;
- *   - xdp_return_frame_rx_napi(), xdp_return_buff(): only inside the NAPI
- *     poll that owns the frame's pool (they recycle into its lock-free
- *     alloc cache), unless xdp_set_return_frame_no_direct() is in effect.
+ *   - xdp_return_frame_rx_napi(), xdp_return_buff(), xdp_return_frag():
+ *     only inside the NAPI poll that owns the memory's pool (they recycle
+ *     into its lock-free alloc cache), unless
+ *     xdp_set_return_frame_no_direct() is in effect;
+ *   - the buff/frame helpers: wherever the caller owns the buffer.
  *
  * Two generations of the return path live side by side (see
  * <pagepool/xdp.h>): the newest reads the pool from the page
  * (netmem_get_pp()), the old one looks the mem id up in a hash table under
- * RCU. Multi-buffer frames (XDP_FLAGS_HAS_FRAGS) are not supported: there
- * is no skb_shared_info here.
+ * RCU. Both return a multi-buffer frame's fragments as well as its head.
  * Layer: xdp.
  */
 #ifndef _PP_NET_XDP_H
 #define _PP_NET_XDP_H
 
+#include <linux/bpf.h>		/* UAPI: XDP_PACKET_HEADROOM, enum xdp_action, xdp_md */
+
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/build_bug.h>
 #include <linux/cache.h>
 #include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 #include <net/netmem.h>
 #include <net/page_pool/types.h>
@@ -52,13 +117,14 @@ enum xdp_mem_type {
  * sits below this layer. */
 
 struct page_pool;
+struct bpf_prog;
 
 struct xdp_rxq_info {
 	struct net_device *dev;
 	u32 queue_index;
 	u32 reg_state;
 	struct xdp_mem_info mem;
-	unsigned int napi_id;
+	unsigned int napi_id;		/* 6.12; dropped upstream since */
 	u32 frag_size;
 } ____cacheline_aligned;	/* read per packet: no false sharing */
 
@@ -69,6 +135,9 @@ struct xdp_txq_info {
 enum xdp_buff_flags {
 	XDP_FLAGS_HAS_FRAGS		= BIT(0),	/* non-linear buffer */
 	XDP_FLAGS_FRAGS_PF_MEMALLOC	= BIT(1),	/* frags under memory pressure */
+	/* Frags in memory the CPU may not read (net_iov). Never true of a
+	 * buffer an XDP program sees; drivers use the helpers without XDP. */
+	XDP_FLAGS_FRAGS_UNREADABLE	= BIT(2),
 };
 
 struct xdp_buff {
@@ -83,21 +152,57 @@ struct xdp_buff {
 };
 
 /*
- * The tailroom XDP leaves for skb_shared_info, which build_skb() puts at
- * the end of the frame: SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) of a
- * 64-bit kernel with MAX_SKB_FRAGS 17. There is no sk_buff here; the
- * constant keeps drivers' frame_sz arithmetic and the conversion's
- * "missing reserved tailroom" check as the kernel has them.
+ * Buffer flags. The fragments of a buffer with XDP_FLAGS_HAS_FRAGS are
+ * described by the skb_shared_info at xdp_data_hard_end() (nr_frags,
+ * frags[], xdp_frags_size, xdp_frags_truesize); without the flag that
+ * area is not read. Wherever the caller owns the buffer.
  */
-#define XDP_SKB_SHARED_INFO_SIZE	320
-
-#define xdp_data_hard_end(xdp)						\
-	((void *)((char *)(xdp)->data_hard_start + (xdp)->frame_sz -	\
-		  XDP_SKB_SHARED_INFO_SIZE))
-
 static __always_inline bool xdp_buff_has_frags(const struct xdp_buff *xdp)
 {
 	return !!(xdp->flags & XDP_FLAGS_HAS_FRAGS);
+}
+
+static __always_inline void xdp_buff_set_frags_flag(struct xdp_buff *xdp)
+{
+	xdp->flags |= XDP_FLAGS_HAS_FRAGS;
+}
+
+static __always_inline void xdp_buff_clear_frags_flag(struct xdp_buff *xdp)
+{
+	xdp->flags &= ~XDP_FLAGS_HAS_FRAGS;
+}
+
+/* 6.12's; upstream v6.18 reads the bit out of xdp_buff_get_skb_flags(). */
+static __always_inline bool xdp_buff_is_frag_pfmemalloc(const struct xdp_buff *xdp)
+{
+	return !!(xdp->flags & XDP_FLAGS_FRAGS_PF_MEMALLOC);
+}
+
+static __always_inline void xdp_buff_set_frag_pfmemalloc(struct xdp_buff *xdp)
+{
+	xdp->flags |= XDP_FLAGS_FRAGS_PF_MEMALLOC;
+}
+
+static __always_inline void xdp_buff_clear_frag_pfmemalloc(struct xdp_buff *xdp)
+{
+	xdp->flags &= ~XDP_FLAGS_FRAGS_PF_MEMALLOC;
+}
+
+static __always_inline void xdp_buff_set_frag_unreadable(struct xdp_buff *xdp)
+{
+	xdp->flags |= XDP_FLAGS_FRAGS_UNREADABLE;
+}
+
+/* The flags an skb built from the buffer inherits (enum xdp_buff_flags). */
+static __always_inline u32 xdp_buff_get_skb_flags(const struct xdp_buff *xdp)
+{
+	return xdp->flags;
+}
+
+/* Forget the fragments and flags of a buffer about to be reused (6.12). */
+static __always_inline void xdp_reinit_buff(struct xdp_buff *xdp)
+{
+	xdp->flags = 0;
 }
 
 static __always_inline void
@@ -122,48 +227,183 @@ xdp_prepare_buff(struct xdp_buff *xdp, unsigned char *hard_start,
 	xdp->data_meta = meta_valid ? data : data + 1;
 }
 
-static __always_inline void xdp_set_data_meta_invalid(struct xdp_buff *xdp)
+/*
+ * The tailroom XDP leaves for skb_shared_info, which build_skb() puts at
+ * the end of the frame (and where the fragments are listed):
+ * SKB_DATA_ALIGN(sizeof(struct skb_shared_info)), 320 on x86-64 with
+ * MAX_SKB_FRAGS 17. (XDP_SKB_SHARED_INFO_SIZE is pagepool's name.)
+ */
+#define XDP_SKB_SHARED_INFO_SIZE	SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+
+#define xdp_data_hard_end(xdp)						\
+	((void *)((char *)(xdp)->data_hard_start + (xdp)->frame_sz -	\
+		  XDP_SKB_SHARED_INFO_SIZE))
+
+/* The buffer's skb_shared_info (meaningful with XDP_FLAGS_HAS_FRAGS). */
+static inline struct skb_shared_info *
+xdp_get_shared_info_from_buff(const struct xdp_buff *xdp)
 {
-	xdp->data_meta = (char *)xdp->data + 1;
+	return (struct skb_shared_info *)xdp_data_hard_end(xdp);
 }
 
-static __always_inline bool xdp_data_meta_unsupported(const struct xdp_buff *xdp)
+/* Bytes of packet: the linear part plus every fragment's. */
+static __always_inline unsigned int xdp_get_buff_len(const struct xdp_buff *xdp)
 {
-	return unlikely(xdp->data_meta > xdp->data);
+	unsigned int len = (unsigned int)((char *)xdp->data_end - (char *)xdp->data);
+
+	if (likely(!xdp_buff_has_frags(xdp)))
+		return len;
+	return len + xdp_get_shared_info_from_buff(xdp)->xdp_frags_size;
+}
+
+/*
+ * Give back one fragment's reference (the memory model of @xdp->rxq);
+ * what __xdp_buff_add_frag() does with a fragment it merged into the
+ * previous one. Context: the NAPI poll that received @xdp.
+ */
+void xdp_return_frag(netmem_ref netmem, const struct xdp_buff *xdp);
+
+/**
+ * __xdp_buff_add_frag() - append a fragment to @xdp.
+ * @netmem:	memory holding the fragment (the caller's reference passes
+ *		to the buffer)
+ * @offset:	where the fragment starts in @netmem
+ * @size:	its length
+ * @truesize:	memory it occupies (added to xdp_frags_truesize)
+ * @try_coalesce: merge into the previous fragment when it is the same
+ *		netmem and ends at @offset; the merged fragment's reference
+ *		is then given back (xdp_return_frag()). Not for AF_XDP.
+ *
+ * The first fragment sets XDP_FLAGS_HAS_FRAGS and initialises the
+ * skb_shared_info. Does not touch the pfmemalloc / unreadable flags
+ * (xdp_buff_add_frag() does). Returns true, or false when the buffer
+ * already has MAX_SKB_FRAGS fragments and @netmem could not be merged
+ * (the caller keeps its reference). Context: the RX NAPI poll.
+ */
+static inline bool __xdp_buff_add_frag(struct xdp_buff *xdp, netmem_ref netmem,
+				       u32 offset, u32 size, u32 truesize,
+				       bool try_coalesce)
+{
+	struct skb_shared_info *sinfo = xdp_get_shared_info_from_buff(xdp);
+	u32 nr_frags = 0;
+
+	if (!xdp_buff_has_frags(xdp)) {
+		xdp_buff_set_frags_flag(xdp);
+		sinfo->xdp_frags_size = 0;
+		sinfo->xdp_frags_truesize = 0;
+	} else {
+		skb_frag_t *prev;
+
+		nr_frags = sinfo->nr_frags;
+		prev = &sinfo->frags[nr_frags - 1];
+		if (try_coalesce && skb_frag_netmem(prev) == netmem &&
+		    skb_frag_off(prev) + skb_frag_size(prev) == offset) {
+			skb_frag_size_add(prev, (int)size);
+			/* Two references, one fragment: drop one. It is never
+			 * the last: the fragment keeps the other. */
+			xdp_return_frag(netmem, xdp);
+			goto account;
+		}
+		if (unlikely(nr_frags == MAX_SKB_FRAGS))
+			return false;
+	}
+	__skb_fill_netmem_desc_noacc(sinfo, (int)nr_frags++, netmem, (int)offset, (int)size);
+	sinfo->nr_frags = (u8)nr_frags;
+account:
+	sinfo->xdp_frags_size += size;
+	sinfo->xdp_frags_truesize += truesize;
+	return true;
+}
+
+/* __xdp_buff_add_frag() with coalescing, which also sets
+ * XDP_FLAGS_FRAGS_PF_MEMALLOC for a pfmemalloc page and
+ * XDP_FLAGS_FRAGS_UNREADABLE for a net_iov. Same returns and context. */
+static inline bool xdp_buff_add_frag(struct xdp_buff *xdp, netmem_ref netmem,
+				     u32 offset, u32 size, u32 truesize)
+{
+	if (!__xdp_buff_add_frag(xdp, netmem, offset, size, truesize, true))
+		return false;
+	if (unlikely(netmem_is_pfmemalloc(netmem)))
+		xdp_buff_set_frag_pfmemalloc(xdp);
+	if (unlikely(netmem_is_net_iov(netmem)))
+		xdp_buff_set_frag_unreadable(xdp);
+	return true;
 }
 
 /*
  * A frame that outlives the NAPI poll (XDP_REDIRECT, XDP_TX queues): it sits
- * at the start of the buffer's headroom, so the memory describes itself.
- * The newest kernel's frame carries only the memory type, because the page
- * names its pool. pagepool keeps the registration id too (@mem_id, last;
- * the frame takes 48 bytes of headroom instead of 40): the old return
- * generation (PP_XDP_RETURN_LOOKUP) finds the allocator by id, as every
- * kernel up to v6.0 did with the frame's struct xdp_mem_info, and the id
- * cannot come from the page without already having the pool - which is
- * the new generation. xdp_convert_buff_to_frame() fills it from
- * rxq->mem.id.
+ * at the start of the buffer's headroom, so the memory describes itself;
+ * its fragments, if any, stay listed in the skb_shared_info at the end of
+ * the buffer. The memory model travels as 6.12's @mem { type, id } or,
+ * under upstream's names, @mem_type and (pagepool's) @mem_id - the same
+ * eight bytes (see the top of this file).
  */
 struct xdp_frame {
 	void *data;
 	u32 len;
 	u32 headroom;		/* before data, after this struct */
 	u32 metasize;		/* uses the lower 8 bits */
-	/* The rxq lives only for the NAPI poll; the type (and id) travel
+	/* The rxq lives only for the NAPI poll; the type and id travel
 	 * with the frame to other CPUs. */
-	enum xdp_mem_type mem_type:32;
+	union {
+		struct xdp_mem_info mem;		/* Linux 6.12 */
+		struct {
+			enum xdp_mem_type mem_type:32;	/* upstream, v6.14+ */
+			u32 mem_id;	/* for PP_XDP_RETURN_LOOKUP */
+		};
+	};
 	struct net_device *dev_rx;	/* used by cpumap */
 	u32 frame_sz;
 	u32 flags;		/* enum xdp_buff_flags */
-	u32 mem_id;		/* pagepool: for PP_XDP_RETURN_LOOKUP */
 };
 
+_Static_assert(offsetof(struct xdp_frame, mem.type) == offsetof(struct xdp_frame, mem_id) - 4 &&
+	       offsetof(struct xdp_frame, mem.id) == offsetof(struct xdp_frame, mem_id),
+	       "mem_type / mem_id alias mem.type / mem.id");
 _Static_assert(sizeof(struct xdp_frame) <= 64, "a frame fits one cache line of headroom");
 
 static __always_inline bool xdp_frame_has_frags(const struct xdp_frame *frame)
 {
 	return !!(frame->flags & XDP_FLAGS_HAS_FRAGS);
 }
+
+/* 6.12's; upstream v6.18 reads the bit out of xdp_frame_get_skb_flags(). */
+static __always_inline bool xdp_frame_is_frag_pfmemalloc(const struct xdp_frame *frame)
+{
+	return !!(frame->flags & XDP_FLAGS_FRAGS_PF_MEMALLOC);
+}
+
+static __always_inline u32 xdp_frame_get_skb_flags(const struct xdp_frame *frame)
+{
+	return frame->flags;
+}
+
+/* The frame's skb_shared_info (meaningful with XDP_FLAGS_HAS_FRAGS): at
+ * the end of the buffer that starts at the frame. */
+static inline struct skb_shared_info *
+xdp_get_shared_info_from_frame(const struct xdp_frame *frame)
+{
+	char *data_hard_start = (char *)frame->data - frame->headroom - sizeof(*frame);
+
+	return (struct skb_shared_info *)(data_hard_start + frame->frame_sz -
+					  XDP_SKB_SHARED_INFO_SIZE);
+}
+
+/* Bytes of packet in the frame: linear part plus fragments. */
+static __always_inline unsigned int xdp_get_frame_len(const struct xdp_frame *xdpf)
+{
+	unsigned int len = xdpf->len;
+
+	if (likely(!xdp_frame_has_frags(xdpf)))
+		return len;
+	return len + xdp_get_shared_info_from_frame(xdpf)->xdp_frags_size;
+}
+
+struct xdp_cpumap_stats {
+	unsigned int redirect;
+	unsigned int pass;
+	unsigned int drop;
+};
 
 /* Clear kernel pointers in xdp_frame */
 static inline void xdp_scrub_frame(struct xdp_frame *frame)
@@ -176,8 +416,35 @@ static inline void xdp_scrub_frame(struct xdp_frame *frame)
 void xdp_warn(const char *msg, const char *func, const int line);
 #define XDP_WARN(msg)	xdp_warn(msg, __func__, __LINE__)
 
-/* Fill @xdp_frame from @xdp: 0, or -ENOSPC when the headroom cannot hold
- * the frame (plus metadata) or the driver left no tailroom. */
+/*
+ * Copy @xdpf into memory of its own: a new page (dev_alloc_page(),
+ * MEM_TYPE_PAGE_ORDER0, frame_sz PAGE_SIZE) holding the frame, its
+ * headroom (metadata included) and its data; each fragment of a
+ * multi-buffer frame is copied into a page of its own, listed in the new
+ * page's skb_shared_info (the kernel's version copies only the linear part
+ * and keeps the frags flag). Flags are kept. The original is untouched and
+ * still the caller's. Returns the clone (give it back with any
+ * xdp_return_frame*() call), or NULL when the linear part does not fit a
+ * page with skb_shared_info's tailroom (SKB_WITH_OVERHEAD(PAGE_SIZE)), a
+ * fragment is longer than a page or is a net_iov (not readable), or a
+ * page cannot be allocated. Any context.
+ */
+struct xdp_frame *xdpf_clone(struct xdp_frame *xdpf);
+
+static inline void xdp_convert_frame_to_buff(const struct xdp_frame *frame,
+					     struct xdp_buff *xdp)
+{
+	xdp->data_hard_start = (char *)frame->data - frame->headroom - sizeof(*frame);
+	xdp->data = frame->data;
+	xdp->data_end = (char *)frame->data + frame->len;
+	xdp->data_meta = (char *)frame->data - frame->metasize;
+	xdp->frame_sz = frame->frame_sz;
+	xdp->flags = frame->flags;
+}
+
+/* Fill @xdp_frame from @xdp, flags (so the fragments) included: 0, or
+ * -ENOSPC when the headroom cannot hold the frame (plus metadata) or the
+ * driver left no tailroom (WARNed). */
 static inline int xdp_update_frame_from_buff(const struct xdp_buff *xdp,
 					     struct xdp_frame *xdp_frame)
 {
@@ -206,9 +473,10 @@ static inline int xdp_update_frame_from_buff(const struct xdp_buff *xdp,
 
 /**
  * xdp_convert_buff_to_frame() - turn @xdp into a frame stored at the start
- * of its headroom (data_hard_start). NULL when it does not fit (see
- * xdp_update_frame_from_buff()) or for MEM_TYPE_XSK_BUFF_POOL, whose
- * zero-copy clone needs an AF_XDP buffer pool this library does not have.
+ * of its headroom (data_hard_start), fragments and flags kept. NULL when
+ * it does not fit (see xdp_update_frame_from_buff()) or for
+ * MEM_TYPE_XSK_BUFF_POOL, whose zero-copy clone needs an AF_XDP buffer
+ * pool this library does not have.
  * Context: the RX NAPI poll (the rxq is read).
  */
 static inline struct xdp_frame *xdp_convert_buff_to_frame(struct xdp_buff *xdp)
@@ -223,21 +491,9 @@ static inline struct xdp_frame *xdp_convert_buff_to_frame(struct xdp_buff *xdp)
 		return NULL;
 
 	/* The rxq is only valid during this poll: copy its memory model. */
-	xdp_frame->mem_type = (enum xdp_mem_type)xdp->rxq->mem.type;
-	xdp_frame->mem_id = xdp->rxq->mem.id;
+	xdp_frame->mem = xdp->rxq->mem;
 	xdp_frame->dev_rx = NULL;
 	return xdp_frame;
-}
-
-static inline void xdp_convert_frame_to_buff(const struct xdp_frame *frame,
-					     struct xdp_buff *xdp)
-{
-	xdp->data_hard_start = (char *)frame->data - frame->headroom - sizeof(*frame);
-	xdp->data = frame->data;
-	xdp->data_end = (char *)frame->data + frame->len;
-	xdp->data_meta = (char *)frame->data - frame->metasize;
-	xdp->frame_sz = frame->frame_sz;
-	xdp->flags = frame->flags;
 }
 
 /*
@@ -268,8 +524,19 @@ static inline void xdp_clear_return_frame_no_direct(void)
 }
 
 /*
- * Returning memory. __xdp_return() is the newest generation: the pool comes
- * from the page. The frame and buff calls below follow the return mode of
+ * Returning memory. Every call gives back the fragments of a multi-buffer
+ * frame or buffer (XDP_FLAGS_HAS_FRAGS) first, each to the pool that owns
+ * it, then the head; a frame's fragments are read from its skb_shared_info
+ * before the head page, which holds it, is given back.
+ *
+ * __xdp_return(): one netmem (any page of a compound one) of memory type
+ * @mem_type, in the newest generation whatever the return mode (the pool
+ * comes from the page; there is no id to look up). @napi_direct: the
+ * caller is the pool's NAPI poll (ignored under the no-direct flag); @xdp:
+ * the buffer, which the kernel needs for MEM_TYPE_XSK_BUFF_POOL only (not
+ * supported here: WARN, memory left alone). A MEM_TYPE_PAGE_POOL netmem no
+ * pool owns is reported (WARN once) and left alone.
+ * The frame and buff calls below follow the return mode of
  * <pagepool/xdp.h>.
  */
 void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direct,
@@ -283,9 +550,9 @@ void xdp_return_buff(struct xdp_buff *xdp);
 
 /*
  * Bulk return: gather up to XDP_BULK_QUEUE_SIZE (the XDP_REDIRECT bulk size)
- * page_pool netmems, from any mix of pools, and give them back with one
- * page_pool_put_netmem_bulk() - one producer-lock round per pool. Usually on
- * the caller's stack:
+ * page_pool netmems - heads and fragments - from any mix of pools, and give
+ * them back with one page_pool_put_netmem_bulk() - one producer-lock round
+ * per pool. Usually on the caller's stack:
  *
  *	struct xdp_frame_bulk bq;
  *
@@ -298,6 +565,7 @@ void xdp_return_buff(struct xdp_buff *xdp);
  * The RCU section is required only by the old generation
  * (PP_XDP_RETURN_LOOKUP), which keeps the looked-up allocator in @xa between
  * calls, as v5.11-v6.13 did; it also flushes whenever the mem id changes.
+ * Memory of other types is returned at once (xdp_return_frame()).
  */
 #define XDP_BULK_QUEUE_SIZE	16
 struct xdp_frame_bulk {
@@ -370,7 +638,9 @@ int xdp_reg_mem_model(struct xdp_mem_info *mem, enum xdp_mem_type type, void *al
  */
 void xdp_unreg_mem_model(struct xdp_mem_info *mem);
 
-/* The split API: register a pool once, attach it to several queues. */
+/* The split API: register a pool once (xdp_reg_mem_model()'s returns),
+ * attach it to several queues; unregister after detaching. Process
+ * context. */
 int xdp_reg_page_pool(struct page_pool *pool);
 void xdp_unreg_page_pool(const struct page_pool *pool);
 void xdp_rxq_info_attach_page_pool(struct xdp_rxq_info *xdp_rxq,
@@ -386,5 +656,87 @@ static inline void xdp_rxq_info_detach_mem_model(struct xdp_rxq_info *xdp_rxq)
 {
 	xdp_rxq->mem = (struct xdp_mem_info){ 0, 0 };
 }
+
+/*
+ * Metadata (the bytes between data_meta and data). A driver that cannot
+ * carry it marks the buffer with xdp_set_data_meta_invalid() (data_meta
+ * one past data), so bpf_xdp_adjust_meta() refuses to grow it;
+ * xdp_data_meta_unsupported() tells such a buffer. xdp_metalen_invalid():
+ * true when @metalen is not a multiple of 4 or exceeds what
+ * skb_shared_info.meta_len can hold (255).
+ */
+static __always_inline void xdp_set_data_meta_invalid(struct xdp_buff *xdp)
+{
+	xdp->data_meta = (char *)xdp->data + 1;
+}
+
+static __always_inline bool xdp_data_meta_unsupported(const struct xdp_buff *xdp)
+{
+	return unlikely(xdp->data_meta > xdp->data);
+}
+
+#define XDP_META_LEN_MAX	((1UL << (8 * sizeof_field(struct skb_shared_info, meta_len))) - 1)
+
+static inline bool xdp_metalen_invalid(unsigned long metalen)
+{
+	BUILD_BUG_ON(XDP_META_LEN_MAX != 255);
+	return !IS_ALIGNED(metalen, sizeof(u32)) || metalen > XDP_META_LEN_MAX;
+}
+
+/* What a driver keeps of its attached program (drivers embed it);
+ * xdp_attachment_setup() is left out (see the top of this file). */
+struct xdp_attachment_info {
+	struct bpf_prog *prog;
+	u32 flags;
+};
+
+/* RX metadata a driver can report to XDP programs (its
+ * xdp_metadata_ops); the types only - there are no kfuncs here. */
+enum xdp_rss_hash_type {
+	/* L3 and L4 bits */
+	XDP_RSS_L3_IPV4		= BIT(0),
+	XDP_RSS_L3_IPV6		= BIT(1),
+	XDP_RSS_L3_DYNHDR	= BIT(2),	/* IPv4 options / IPv6 extension headers */
+	XDP_RSS_L4		= BIT(3),	/* hashed over L4, protocol maybe unknown */
+	XDP_RSS_L4_TCP		= BIT(4),
+	XDP_RSS_L4_UDP		= BIT(5),
+	XDP_RSS_L4_SCTP		= BIT(6),
+	XDP_RSS_L4_IPSEC	= BIT(7),	/* includes the IPsec SPI */
+	XDP_RSS_L4_ICMP		= BIT(8),
+
+	/* Combinations drivers map their hardware's hash types to */
+	XDP_RSS_TYPE_NONE		= 0,
+	XDP_RSS_TYPE_L2			= XDP_RSS_TYPE_NONE,
+
+	XDP_RSS_TYPE_L3_IPV4		= XDP_RSS_L3_IPV4,
+	XDP_RSS_TYPE_L3_IPV6		= XDP_RSS_L3_IPV6,
+	XDP_RSS_TYPE_L3_IPV4_OPT	= XDP_RSS_L3_IPV4 | XDP_RSS_L3_DYNHDR,
+	XDP_RSS_TYPE_L3_IPV6_EX		= XDP_RSS_L3_IPV6 | XDP_RSS_L3_DYNHDR,
+
+	XDP_RSS_TYPE_L4_ANY		= XDP_RSS_L4,
+	XDP_RSS_TYPE_L4_IPV4_TCP	= XDP_RSS_L3_IPV4 | XDP_RSS_L4 | XDP_RSS_L4_TCP,
+	XDP_RSS_TYPE_L4_IPV4_UDP	= XDP_RSS_L3_IPV4 | XDP_RSS_L4 | XDP_RSS_L4_UDP,
+	XDP_RSS_TYPE_L4_IPV4_SCTP	= XDP_RSS_L3_IPV4 | XDP_RSS_L4 | XDP_RSS_L4_SCTP,
+	XDP_RSS_TYPE_L4_IPV4_IPSEC	= XDP_RSS_L3_IPV4 | XDP_RSS_L4 | XDP_RSS_L4_IPSEC,
+	XDP_RSS_TYPE_L4_IPV4_ICMP	= XDP_RSS_L3_IPV4 | XDP_RSS_L4 | XDP_RSS_L4_ICMP,
+
+	XDP_RSS_TYPE_L4_IPV6_TCP	= XDP_RSS_L3_IPV6 | XDP_RSS_L4 | XDP_RSS_L4_TCP,
+	XDP_RSS_TYPE_L4_IPV6_UDP	= XDP_RSS_L3_IPV6 | XDP_RSS_L4 | XDP_RSS_L4_UDP,
+	XDP_RSS_TYPE_L4_IPV6_SCTP	= XDP_RSS_L3_IPV6 | XDP_RSS_L4 | XDP_RSS_L4_SCTP,
+	XDP_RSS_TYPE_L4_IPV6_IPSEC	= XDP_RSS_L3_IPV6 | XDP_RSS_L4 | XDP_RSS_L4_IPSEC,
+	XDP_RSS_TYPE_L4_IPV6_ICMP	= XDP_RSS_L3_IPV6 | XDP_RSS_L4 | XDP_RSS_L4_ICMP,
+
+	XDP_RSS_TYPE_L4_IPV6_TCP_EX	= XDP_RSS_TYPE_L4_IPV6_TCP | XDP_RSS_L3_DYNHDR,
+	XDP_RSS_TYPE_L4_IPV6_UDP_EX	= XDP_RSS_TYPE_L4_IPV6_UDP | XDP_RSS_L3_DYNHDR,
+	XDP_RSS_TYPE_L4_IPV6_SCTP_EX	= XDP_RSS_TYPE_L4_IPV6_SCTP | XDP_RSS_L3_DYNHDR,
+};
+
+struct xdp_metadata_ops {
+	int (*xmo_rx_timestamp)(const struct xdp_md *ctx, u64 *timestamp);
+	int (*xmo_rx_hash)(const struct xdp_md *ctx, u32 *hash,
+			   enum xdp_rss_hash_type *rss_type);
+	int (*xmo_rx_vlan_tag)(const struct xdp_md *ctx, __be16 *vlan_proto,
+			       u16 *vlan_tci);
+};
 
 #endif /* _PP_NET_XDP_H */

@@ -18,6 +18,11 @@
  * Every put goes through page_pool_put_full_*(), which still checks the
  * page against the pool it is given and lets page_pool_napi_local() turn a
  * non-direct return from the pool's own NAPI context into a direct one.
+ *
+ * Multi-buffer frames and buffers (XDP_FLAGS_HAS_FRAGS) give back every
+ * fragment, then the head, as the kernel does. Their paths are out of
+ * line and entered by a tail jump, so a linear frame pays one test of its
+ * flags and nothing else for them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +32,7 @@
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/skbuff.h>
 #include <net/page_pool/helpers.h>
 #include <net/xdp.h>
 #include <pagepool/xdp.h>
@@ -124,33 +130,32 @@ static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_di
 }
 
 /* An id with no allocator: the kernel would oops. Say so, and give the
- * page to the pool that owns it so nothing leaks. */
-static noinline void xdp_return_unknown_id(struct page *page, u32 mem_id)
+ * netmem to the pool that owns it so nothing leaks. */
+static noinline void xdp_return_unknown_id(netmem_ref netmem, u32 mem_id)
 {
 	WARN_ONCE(1, "xdp: return to unregistered mem id %u", mem_id);
-	page_pool_put_full_page(page_pool_to_pp(page), page, false);
+	page_pool_put_full_netmem(netmem_get_pp(netmem), netmem, false);
 }
 
 /*
- * The old generation for a page_pool buffer. Out of line: the kernel of
- * either generation has only one of the two paths in __xdp_return(), and
- * inlining this one beside the direct path made every direct return save
- * and restore three registers it does not use. Entered by a tail jump.
+ * The old generation for a page_pool netmem (its head). Out of line: the
+ * kernel of either generation has only one of the two paths in
+ * __xdp_return(), and inlining this one beside the direct path made every
+ * direct return save and restore three registers it does not use.
+ * Entered by a tail jump.
  */
-static noinline void xdp_return_pp_lookup(void *data, u32 mem_id, bool napi_direct)
+static noinline void xdp_return_pp_lookup(netmem_ref netmem, u32 mem_id, bool napi_direct)
 {
 	struct xdp_mem_allocator *xa;
-	struct page *page;
 
 	rcu_read_lock();
 	/* mem_id is valid, checked at registration */
 	xa = ppxdp_mem_lookup(mem_id);
-	page = virt_to_head_page(data);
 	napi_direct &= !xdp_return_frame_no_direct();
 	if (likely(xa))
-		page_pool_put_full_page(xa->page_pool, page, napi_direct);
+		page_pool_put_full_netmem(xa->page_pool, netmem, napi_direct);
 	else
-		xdp_return_unknown_id(page, mem_id);
+		xdp_return_unknown_id(netmem, mem_id);
 	rcu_read_unlock();
 }
 
@@ -164,27 +169,84 @@ void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direc
 		xdp_return_other(netmem, mem_type);
 }
 
-static __always_inline void xdp_return_data(void *data, enum xdp_mem_type mem_type,
-					    u32 mem_id, bool napi_direct)
+/*
+ * One netmem of memory model @mem, in the generation the return mode
+ * chose. @head: @netmem is known to be a compound head (virt_to_netmem()
+ * of a linear part); a fragment's may be any page of a compound one. The
+ * id is read only by the old generation, so the direct one never loads
+ * it.
+ */
+static __always_inline void xdp_return_netmem(netmem_ref netmem, bool head,
+					      const struct xdp_mem_info *mem,
+					      bool napi_direct)
 {
+	enum xdp_mem_type mem_type = (enum xdp_mem_type)mem->type;
+
 	if (likely(mem_type == MEM_TYPE_PAGE_POOL)) {
-		if (static_branch_unlikely(&ppxdp_return_lookup))
-			xdp_return_pp_lookup(data, mem_id, napi_direct);
+		if (!head)
+			netmem = netmem_compound_head(netmem);
+		if (ppxdp_return_lookup_on())
+			xdp_return_pp_lookup(netmem, mem->id, napi_direct);
 		else
-			xdp_return_pp_direct(virt_to_netmem(data), napi_direct);
+			xdp_return_pp_direct(netmem, napi_direct);
 		return;
 	}
-	xdp_return_other(virt_to_netmem(data), mem_type);
+	xdp_return_other(netmem, mem_type);
+}
+
+static __always_inline void xdp_return_data(void *data, const struct xdp_mem_info *mem,
+					    bool napi_direct)
+{
+	xdp_return_netmem(virt_to_netmem(data), true, mem, napi_direct);
+}
+
+/* Every fragment of @sinfo. @mem is the caller's copy: a fragment may
+ * share the head's page, and the frame that holds the memory model lives
+ * there. */
+static noinline void xdp_return_frags(const struct skb_shared_info *sinfo,
+				      const struct xdp_mem_info *mem, bool napi_direct)
+{
+	u32 i, nr_frags = sinfo->nr_frags;
+
+	for (i = 0; i < nr_frags; i++)
+		xdp_return_netmem(skb_frag_netmem(&sinfo->frags[i]), false, mem, napi_direct);
+}
+
+/* A multi-buffer frame: the fragments (read from the skb_shared_info at
+ * the end of the head's buffer, so before the head goes), then the head. */
+static noinline void xdp_return_frame_frags(struct xdp_frame *xdpf, bool napi_direct)
+{
+	struct xdp_mem_info mem = xdpf->mem;
+	void *data = xdpf->data;
+
+	xdp_return_frags(xdp_get_shared_info_from_frame(xdpf), &mem, napi_direct);
+	xdp_return_data(data, &mem, napi_direct);
 }
 
 void xdp_return_frame(struct xdp_frame *xdpf)
 {
-	xdp_return_data(xdpf->data, xdpf->mem_type, xdpf->mem_id, false);
+	if (unlikely(xdp_frame_has_frags(xdpf))) {
+		xdp_return_frame_frags(xdpf, false);
+		return;
+	}
+	xdp_return_data(xdpf->data, &xdpf->mem, false);
 }
 
 void xdp_return_frame_rx_napi(struct xdp_frame *xdpf)
 {
-	xdp_return_data(xdpf->data, xdpf->mem_type, xdpf->mem_id, true);
+	if (unlikely(xdp_frame_has_frags(xdpf))) {
+		xdp_return_frame_frags(xdpf, true);
+		return;
+	}
+	xdp_return_data(xdpf->data, &xdpf->mem, true);
+}
+
+static noinline void xdp_return_buff_frags(struct xdp_buff *xdp)
+{
+	struct xdp_mem_info mem = xdp->rxq->mem;
+
+	xdp_return_frags(xdp_get_shared_info_from_buff(xdp), &mem, true);
+	xdp_return_data(xdp->data, &mem, true);
 }
 
 void xdp_return_buff(struct xdp_buff *xdp)
@@ -195,7 +257,41 @@ void xdp_return_buff(struct xdp_buff *xdp)
 		XDP_WARN("MEM_TYPE_XSK_BUFF_POOL memory cannot be returned here");
 		return;
 	}
-	xdp_return_data(xdp->data, (enum xdp_mem_type)rxq->mem.type, rxq->mem.id, true);
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		xdp_return_buff_frags(xdp);
+		return;
+	}
+	xdp_return_data(xdp->data, &rxq->mem, true);
+}
+
+void xdp_return_frag(netmem_ref netmem, const struct xdp_buff *xdp)
+{
+	xdp_return_netmem(netmem, false, &xdp->rxq->mem, true);
+}
+
+/*
+ * What a bulk queues for a frame's head: the page of its data, not yet its
+ * compound head - page_pool_put_netmem_bulk() takes any page of a compound
+ * netmem (as it must for fragments) and finds the head itself, so finding
+ * it here too would cost the bulk add four instructions for nothing.
+ */
+static __always_inline netmem_ref xdp_bulk_netmem(const void *data)
+{
+	return page_to_netmem(virt_to_page(data));
+}
+
+/* Queue a multi-buffer frame's fragments, flushing whenever the bulk is
+ * full (the fragments do not hold the frame; its head is queued after). */
+static void xdp_bulk_add_frags(const struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
+{
+	const struct skb_shared_info *sinfo = xdp_get_shared_info_from_frame(xdpf);
+	u32 i, nr_frags = sinfo->nr_frags;
+
+	for (i = 0; i < nr_frags; i++) {
+		if (bq->count == XDP_BULK_QUEUE_SIZE)
+			xdp_flush_frame_bulk(bq);
+		bq->q[bq->count++] = skb_frag_netmem(&sinfo->frags[i]);
+	}
 }
 
 /*
@@ -217,7 +313,8 @@ static noinline void xdp_bulk_new_allocator(struct xdp_frame_bulk *bq, u32 mem_i
 }
 
 /* Out of line, as xdp_return_pp_lookup() is, so that the direct path's
- * common case below calls nothing and saves no registers. */
+ * common case below calls nothing and saves no registers. A frame's
+ * fragments belong to its memory model, so they go into the same bulk. */
 static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 						  struct xdp_frame_bulk *bq)
 {
@@ -227,9 +324,14 @@ static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 		xdp_flush_frame_bulk(bq);
 	if (unlikely(!xa || xdpf->mem_id != xa->mem.id))
 		xdp_bulk_new_allocator(bq, xdpf->mem_id);
+	if (unlikely(xdp_frame_has_frags(xdpf))) {
+		xdp_bulk_add_frags(xdpf, bq);
+		if (bq->count == XDP_BULK_QUEUE_SIZE)
+			xdp_flush_frame_bulk(bq);
+	}
 	/* An unknown id still goes into the (mixed-pool) bulk: the flush
 	 * hands the page to the pool that owns it. */
-	bq->q[bq->count++] = virt_to_netmem(xdpf->data);
+	bq->q[bq->count++] = xdp_bulk_netmem(xdpf->data);
 }
 
 /* A full bulk: give it back, then start the next one with @netmem. */
@@ -237,6 +339,18 @@ static noinline void xdp_bulk_flush_then_add(struct xdp_frame_bulk *bq, netmem_r
 {
 	xdp_flush_frame_bulk(bq);
 	bq->q[bq->count++] = netmem;
+}
+
+/* The direct generation's multi-buffer frame: fragments, then the head. */
+static noinline void xdp_return_frame_bulk_frags(struct xdp_frame *xdpf,
+						 struct xdp_frame_bulk *bq)
+{
+	netmem_ref head = xdp_bulk_netmem(xdpf->data);
+
+	xdp_bulk_add_frags(xdpf, bq);
+	if (bq->count == XDP_BULK_QUEUE_SIZE)
+		xdp_flush_frame_bulk(bq);
+	bq->q[bq->count++] = head;
 }
 
 void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
@@ -247,12 +361,16 @@ void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
 		xdp_return_frame(xdpf);
 		return;
 	}
-	if (static_branch_unlikely(&ppxdp_return_lookup)) {
+	if (ppxdp_return_lookup_on()) {
 		xdp_return_frame_bulk_lookup(xdpf, bq);
 		return;
 	}
+	if (unlikely(xdp_frame_has_frags(xdpf))) {
+		xdp_return_frame_bulk_frags(xdpf, bq);
+		return;
+	}
 	/* Pools may be mixed: page_pool_put_netmem_bulk() sorts them out. */
-	netmem = virt_to_netmem(xdpf->data);
+	netmem = xdp_bulk_netmem(xdpf->data);
 	if (unlikely(bq->count == XDP_BULK_QUEUE_SIZE)) {
 		xdp_bulk_flush_then_add(bq, netmem);
 		return;

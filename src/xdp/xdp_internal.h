@@ -107,7 +107,14 @@ void ppxdp_mem_remove(struct xdp_mem_allocator *xa);
 /* Unpublish every entry of @allocator. */
 void ppxdp_mem_remove_allocator(const void *allocator);
 
-/* return.c: the old generation is on while this key is enabled. */
-DECLARE_STATIC_KEY_FALSE(ppxdp_return_lookup);
+/* return.c: the old generation is on while this key is enabled. Hidden:
+ * the library's own code reads it directly, not through the GOT (one
+ * instruction less per return). */
+extern struct static_key_false ppxdp_return_lookup __attribute__((visibility("hidden")));
+
+static __always_inline bool ppxdp_return_lookup_on(void)
+{
+	return static_branch_unlikely(&ppxdp_return_lookup);
+}
 
 #endif /* _PP_XDP_INTERNAL_H */

@@ -24,7 +24,7 @@
 #include "xdp/xdp_internal.h"
 #include "test_common.h"
 
-#define XT_HEADROOM	256	/* XDP_PACKET_HEADROOM */
+#define XT_HEADROOM	XDP_PACKET_HEADROOM	/* 256, UAPI <linux/bpf.h> */
 #define XT_LEN		64
 
 static struct net_device *xt_netdev __maybe_unused;
