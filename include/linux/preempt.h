@@ -46,7 +46,7 @@ static inline unsigned int preempt_count(void)
 #define in_irq()		in_hardirq()
 #define in_nmi()		((preempt_count() & NMI_MASK) != 0)
 #define in_interrupt()		(irq_count() != 0)
-#define in_task()		(!(in_nmi() | in_hardirq() | in_serving_softirq()))
+#define in_task()		(!(in_nmi() || in_hardirq() || in_serving_softirq()))
 #define in_atomic()		(preempt_count() != 0)
 
 /* Threads are not preempted by other threads of the same "CPU" (one thread
