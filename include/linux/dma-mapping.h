@@ -13,6 +13,7 @@
 #ifndef _PP_LINUX_DMA_MAPPING_H
 #define _PP_LINUX_DMA_MAPPING_H
 
+#include <linux/cache.h>
 #include <linux/device.h>
 #include <linux/dma-direction.h>
 #include <linux/mm.h>
@@ -109,12 +110,19 @@ static inline int dma_set_mask_and_coherent(struct device *dev, u64 mask)
 	return rc ? rc : dma_set_coherent_mask(dev, mask);
 }
 
-/* Minimum alignment for buffers shared with a device. We report one cache
- * line: the simulator models non-coherent devices, where two buffers in one
- * line would corrupt each other (x86 kernels return 1, arm64 128). */
-static inline unsigned int dma_get_cache_alignment(void)
+/*
+ * The alignment that keeps a DMA buffer off cache lines shared with other
+ * data: what the kernel returns for the target. 1 on x86-64, whose DMA is
+ * cache coherent (it does not define ARCH_DMA_MINALIGN); 128 on arm64,
+ * whose non-coherent devices need buffers apart by its largest cache line
+ * (<linux/cache.h>).
+ */
+static inline int dma_get_cache_alignment(void)
 {
-	return 64;
+#ifdef ARCH_HAS_DMA_MINALIGN
+	return ARCH_DMA_MINALIGN;
+#endif
+	return 1;
 }
 
 #endif /* _PP_LINUX_DMA_MAPPING_H */
