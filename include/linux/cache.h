@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
-/* Cache-line size and alignment markers. Layer: runtime. */
+/*
+ * Cache-line size and alignment markers, struct cacheline groups, and
+ * ARCH_DMA_MINALIGN: the kernel defines it only where the architecture
+ * needs DMA buffers kept apart by more than their natural alignment
+ * (arm64: 128, the largest cache line of its non-coherent devices; x86-64
+ * does not define it and DMA is cache coherent there), and then also
+ * ARCH_HAS_DMA_MINALIGN; elsewhere it is the alignment of a u64.
+ * Layer: runtime.
+ */
 #ifndef _PP_LINUX_CACHE_H
 #define _PP_LINUX_CACHE_H
 
@@ -13,5 +21,21 @@
 #define __cacheline_aligned		__aligned(SMP_CACHE_BYTES)
 #define __cacheline_aligned_in_smp	__aligned(SMP_CACHE_BYTES)
 #define cache_line_size()		L1_CACHE_BYTES
+
+#ifndef __cacheline_group_begin
+#define __cacheline_group_begin(GROUP)	__u8 __cacheline_group_begin__##GROUP[0]
+#endif
+#ifndef __cacheline_group_end
+#define __cacheline_group_end(GROUP)	__u8 __cacheline_group_end__##GROUP[0]
+#endif
+
+#if defined(__aarch64__)
+#define ARCH_DMA_MINALIGN	128
+#endif
+#ifdef ARCH_DMA_MINALIGN
+#define ARCH_HAS_DMA_MINALIGN
+#else
+#define ARCH_DMA_MINALIGN	__alignof__(unsigned long long)
+#endif
 
 #endif

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * A minimal struct device: a name, a parent, a DMA backend (dma_map_ops), a
- * NUMA node and a driver binding. Bus devices with a DMA backend are made
- * with pp_device_create() (<pagepool/dma.h>); device_release_driver() is
- * the driver unbind. Other code embeds one, as the kernel's struct
- * net_device does (zero-initialised: no backend).
+ * A minimal struct device: a name, a parent, a DMA backend (dma_map_ops),
+ * DMA masks and segment limits, a NUMA node and a driver binding. Bus
+ * devices with a DMA backend are made with pp_device_create()
+ * (<pagepool/dma.h>); device_release_driver() is the driver unbind.
+ *
+ * A struct device that pagepool did not create (zero-initialised, or
+ * embedded in another structure such as struct net_device; dev->pp is
+ * NULL) is a cache-coherent device without IOMMU, as the kernel's
+ * dma-direct sees one: maps return the physical address, syncs and unmaps
+ * do nothing, there is no binding to lose and no DMA-API debugging. Its
+ * DMA mask is *dma_mask if set, else 32 bits (see <linux/dma-mapping.h>).
  * Layer: runtime (the structure and its accessors; the DMA layer gives a
  * device its backend and implements the reference counting and unbind).
  */
@@ -18,16 +24,27 @@
 struct dma_map_ops;
 struct pp_dma_dev;
 
+/* What a bus driver tells the DMA layer about a device's scatter-gather
+ * limits (the kernel's; a PCI device has them, pagepool's devices too). */
+struct device_dma_parameters {
+	unsigned int max_segment_size;
+	unsigned int min_align_mask;
+	unsigned long segment_boundary_mask;
+};
+
 struct device {
 	const char *init_name;
 	struct device *parent;
 	const struct dma_map_ops *dma_ops;
 	u64 *dma_mask;
 	u64 coherent_dma_mask;
+	u64 bus_dma_limit;		/* upstream bridge limit; 0: none */
+	struct device_dma_parameters *dma_parms;
 	int numa_node;
 	bool dma_skip_sync;		/* coherent and no DMA debug: syncs do nothing */
 	void *driver_data;
-	struct pp_dma_dev *pp;		/* backend, IOMMU domain, debug state (src/dma) */
+	struct pp_dma_dev *pp;		/* backend, IOMMU domain, debug state (src/dma);
+					 * NULL: a plain coherent dma-direct device */
 };
 
 static inline const char *dev_name(const struct device *dev)
@@ -51,13 +68,18 @@ static inline void dev_set_drvdata(struct device *dev, void *data)
 }
 
 /* Reference counting: the device's memory stays until the last reference
- * is dropped (pp_device_destroy() drops the creator's). */
+ * is dropped (pp_device_destroy() drops the creator's). On a device that
+ * pagepool did not create, its owner manages the memory: get_device()
+ * returns @dev and put_device() does nothing. NULL is ignored. Any thread. */
 struct device *get_device(struct device *dev);
 void put_device(struct device *dev);
 
-/* Driver unbind: tears down the IOMMU domain; mappings still live are
- * reported as leaked (DMA-API debug); later unmaps or syncs through this
- * device are "use after unbind" violations. */
+/* Driver unbind: releases the driver's managed DMA allocations
+ * (dmam_alloc_coherent()), then tears down the IOMMU domain; mappings still
+ * live are reported as leaked (DMA-API debug); later unmaps or syncs
+ * through this device are "use after unbind" violations. Nothing to do on
+ * a device pagepool did not create. Process context; not from a DMA trace
+ * hook's print callback. */
 void device_release_driver(struct device *dev);
 
 #define dev_printk(level, dev, fmt, ...)				\

@@ -28,6 +28,15 @@
 #define PAGE_ALIGNED(addr)	IS_ALIGNED((unsigned long)(addr), PAGE_SIZE)
 #define offset_in_page(p)	((unsigned long)(p) & ~PAGE_MASK)
 
+/* The smallest order whose block holds @size bytes: 0 up to a page. The
+ * kernel leaves get_order(0) undefined; here it is 0. */
+static inline int get_order(unsigned long size)
+{
+	if (size <= PAGE_SIZE)
+		return 0;
+	return BITS_PER_LONG - __builtin_clzl((size - 1) >> PAGE_SHIFT);
+}
+
 /* page->flags bits. */
 enum pageflags {
 	PG_head,		/* first page of a compound page */

@@ -3,6 +3,12 @@
  * Simulated devices for DMA: backends, driver unbind, the DMA-API debug
  * layer's verdicts, statistics, tracing, and device-side access (what the
  * NIC's DMA engine does) for simulated drivers.
+ *
+ * These calls also take a struct device that pagepool did not create
+ * (<linux/device.h>): it has no violations, statistics or trace hook (the
+ * counts are 0, the hook is not installed), it is always bound (there is
+ * no binding to lose), and its device-side access reaches all arena
+ * memory, as a device without IOMMU does.
  * Layer: dma.
  */
 #ifndef _PAGEPOOL_DMA_H
@@ -33,7 +39,8 @@ struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 				unsigned int flags);
 
 /* device_release_driver() is in <linux/device.h>. Bind a driver again: the
- * IOMMU gets a fresh domain. 0, or -EBUSY if bound. */
+ * IOMMU gets a fresh domain. 0, -EBUSY if bound, -EINVAL for NULL or a
+ * device pagepool did not create. */
 int pp_device_bind(struct device *dev);
 bool pp_device_is_bound(const struct device *dev);
 
@@ -51,6 +58,13 @@ enum pp_dma_violation {
 	PP_DMA_V_WRONG_DIR,		/* unmap/sync with another direction */
 	PP_DMA_V_LEAK_AT_UNBIND,	/* mapping still live at unbind */
 	PP_DMA_V_USE_AFTER_UNBIND,	/* map/unmap/sync after unbind */
+	PP_DMA_V_WRONG_FUNCTION,	/* unmap/free by another family of calls
+					 * than the map (dma_unmap_page() of a
+					 * coherent allocation, ...) */
+	PP_DMA_V_WRONG_CPU_ADDR,	/* coherent/noncoherent free with another
+					 * CPU address than the allocation's */
+	PP_DMA_V_SG_COUNT,		/* dma_unmap_sg() with another nents
+					 * than the dma_map_sg() */
 	PP_DMA_V_NR,
 };
 
@@ -59,6 +73,8 @@ unsigned long pp_dma_violation_count(const struct device *dev,
 				     enum pp_dma_violation kind);
 const char *pp_dma_violation_name(enum pp_dma_violation kind);
 
+/* Maps count every mapping the backend made: a page or resource map, a
+ * coherent or page allocation, each DMA segment of a scatterlist. */
 struct pp_dma_stats {
 	unsigned long maps, unmaps;
 	unsigned long map_errors;

@@ -18,6 +18,12 @@
  * direction; a sync must too, except that a DMA_BIDIRECTIONAL mapping may
  * be synced in any direction (check_sync() returns early for it).
  *
+ * Each entry also records its kind (single, scatter-gather, coherent,
+ * resource, noncoherent) and, for scatterlists, the entry count given to
+ * the map: as in the kernel, a mapping must be undone by its own family of
+ * calls with the same count, and an allocation freed with its own CPU
+ * address. A scatterlist has one entry per DMA segment it was mapped to.
+ *
  * One spinlock per table. The kernel uses one per hash bucket; debug mode
  * is for finding bugs, and a single lock keeps the tombstone list simple.
  * Reports are printed after the lock is dropped.
@@ -50,10 +56,7 @@
 struct ppdma_dbg_entry {
 	struct ppdma_dbg_entry *next;	/* hash chain */
 	struct list_head tomb;		/* tombstones, oldest first */
-	dma_addr_t addr;
-	size_t size;
-	phys_addr_t phys;
-	enum dma_data_direction dir;
+	struct ppdma_ref ref;
 	bool live;
 };
 
@@ -78,6 +81,17 @@ static const char *const ppdma_violation_names[PP_DMA_V_NR] = {
 	[PP_DMA_V_WRONG_DIR]		= "wrong-direction",
 	[PP_DMA_V_LEAK_AT_UNBIND]	= "leak-at-unbind",
 	[PP_DMA_V_USE_AFTER_UNBIND]	= "use-after-unbind",
+	[PP_DMA_V_WRONG_FUNCTION]	= "wrong-function",
+	[PP_DMA_V_WRONG_CPU_ADDR]	= "wrong-cpu-address",
+	[PP_DMA_V_SG_COUNT]		= "sg-entry-count",
+};
+
+static const char *const ppdma_type_names[] = {
+	[PPDMA_MAP_SINGLE]	= "single",
+	[PPDMA_MAP_SG]		= "scatter-gather",
+	[PPDMA_MAP_COHERENT]	= "coherent",
+	[PPDMA_MAP_RESOURCE]	= "resource",
+	[PPDMA_MAP_NONCOHERENT]	= "noncoherent",
 };
 
 const char *pp_dma_violation_name(enum pp_dma_violation kind)
@@ -102,6 +116,7 @@ const char *ppdma_dir_name(enum dma_data_direction dir)
 	return "invalid";
 }
 
+/* A device pagepool did not create has no debug layer: no violations. */
 unsigned long pp_dma_violations(const struct device *dev)
 {
 	unsigned long n = 0;
@@ -109,6 +124,8 @@ unsigned long pp_dma_violations(const struct device *dev)
 
 	if (!dev)
 		return atomic_long_read(&ppdma_violations_total);
+	if (!to_ppdma(dev))
+		return 0;
 	for (k = 0; k < PP_DMA_V_NR; k++)
 		n += atomic_long_read(&to_ppdma(dev)->violations[k]);
 	return n;
@@ -121,6 +138,8 @@ unsigned long pp_dma_violation_count(const struct device *dev,
 		return 0;
 	if (!dev)
 		return atomic_long_read(&ppdma_violations_kind[kind]);
+	if (!to_ppdma(dev))
+		return 0;
 	return atomic_long_read(&to_ppdma(dev)->violations[kind]);
 }
 
@@ -219,54 +238,100 @@ void ppdma_debug_free(struct pp_dma_dev *d)
 /* Caller holds the lock. Unlink @t from its hash chain. */
 static void dbg_unhash(struct ppdma_debug *dbg, struct ppdma_dbg_entry *t)
 {
-	struct ppdma_dbg_entry **pp = &dbg->hash[dbg_hash(t->addr)];
+	struct ppdma_dbg_entry **pp = &dbg->hash[dbg_hash(t->ref.addr)];
 
 	while (*pp != t)
 		pp = &(*pp)->next;
 	*pp = t->next;
 }
 
-int ppdma_debug_map(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
-		    enum dma_data_direction dir, phys_addr_t phys)
+/* Caller holds the lock. Hash @e in, dropping the tombstones of its
+ * address onto *@stale (freed by the caller after the lock). */
+static void dbg_insert(struct ppdma_debug *dbg, struct ppdma_dbg_entry *e,
+		       struct ppdma_dbg_entry **stale)
 {
-	struct ppdma_debug *dbg = d->dbg;
-	struct ppdma_dbg_entry *e, *t, **pp, *stale = NULL;
-	unsigned long pages = dbg_pages(addr, size);
+	struct ppdma_dbg_entry *t, **pp = &dbg->hash[dbg_hash(e->ref.addr)];
+	unsigned long pages = dbg_pages(e->ref.addr, e->ref.size);
 
-	e = kmalloc(sizeof(*e), GFP_ATOMIC);
-	if (!e)
-		return -ENOMEM;
-	e->addr = addr;
-	e->size = size;
-	e->phys = phys;
-	e->dir = dir;
-	e->live = true;
-
-	spin_lock(&dbg->lock);
-	pp = &dbg->hash[dbg_hash(addr)];
 	/* The address is in use again: its tombstones have served. */
 	while ((t = *pp)) {
-		if (!t->live && t->addr == addr) {
+		if (!t->live && t->ref.addr == e->ref.addr) {
 			*pp = t->next;
 			list_del(&t->tomb);
 			dbg->nr_tombs--;
-			t->next = stale;
-			stale = t;
+			t->next = *stale;
+			*stale = t;
 			continue;
 		}
 		pp = &t->next;
 	}
-	e->next = dbg->hash[dbg_hash(addr)];
-	dbg->hash[dbg_hash(addr)] = e;
+	e->next = dbg->hash[dbg_hash(e->ref.addr)];
+	dbg->hash[dbg_hash(e->ref.addr)] = e;
 	dbg->nr_live++;
 	if (pages > dbg->max_pages)
 		dbg->max_pages = pages;
-	spin_unlock(&dbg->lock);
+}
 
-	while ((t = stale)) {
-		stale = t->next;
+static void dbg_free_list(struct ppdma_dbg_entry *t)
+{
+	struct ppdma_dbg_entry *next;
+
+	for (; t; t = next) {
+		next = t->next;
 		kfree(t);
 	}
+}
+
+int ppdma_debug_map(struct pp_dma_dev *d, const struct ppdma_ref *ref)
+{
+	struct ppdma_debug *dbg = d->dbg;
+	struct ppdma_dbg_entry *e, *stale = NULL;
+
+	e = kmalloc(sizeof(*e), GFP_ATOMIC);
+	if (!e)
+		return -ENOMEM;
+	e->ref = *ref;
+	e->live = true;
+
+	spin_lock(&dbg->lock);
+	dbg_insert(dbg, e, &stale);
+	spin_unlock(&dbg->lock);
+	dbg_free_list(stale);
+	return 0;
+}
+
+/* The entries are allocated before the lock is taken, so that a failure
+ * leaves no record of a mapping the caller then undoes. */
+int ppdma_debug_map_sg(struct pp_dma_dev *d, struct scatterlist *sg,
+		       int nents, int mapped, enum dma_data_direction dir)
+{
+	struct ppdma_dbg_entry *new = NULL, *e, *stale = NULL;
+	struct ppdma_debug *dbg = d->dbg;
+	struct scatterlist *s;
+	int i;
+
+	for_each_sg(sg, s, mapped, i) {
+		e = kmalloc(sizeof(*e), GFP_ATOMIC);
+		if (!e) {
+			dbg_free_list(new);
+			return -ENOMEM;
+		}
+		e->ref = (struct ppdma_ref){
+			.addr = sg_dma_address(s), .size = sg_dma_len(s),
+			.phys = sg_phys(s), .dir = dir, .type = PPDMA_MAP_SG,
+			.sg_call_ents = nents, .sg_mapped_ents = mapped,
+		};
+		e->live = true;
+		e->next = new;
+		new = e;
+	}
+	spin_lock(&dbg->lock);
+	while ((e = new)) {
+		new = e->next;
+		dbg_insert(dbg, e, &stale);
+	}
+	spin_unlock(&dbg->lock);
+	dbg_free_list(stale);
 	return 0;
 }
 
@@ -277,21 +342,21 @@ int ppdma_debug_map(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
  * address; the kernel picks the best fit the same way).
  */
 static struct ppdma_dbg_entry *dbg_find_exact(struct ppdma_debug *dbg,
-					      dma_addr_t addr, size_t size,
-					      enum dma_data_direction dir,
+					      const struct ppdma_ref *ref,
 					      bool live)
 {
 	struct ppdma_dbg_entry *e, *best = NULL;
 	int score, best_score = -1;
 
-	for (e = dbg->hash[dbg_hash(addr)]; e; e = e->next) {
-		if (e->addr != addr || e->live != live)
+	for (e = dbg->hash[dbg_hash(ref->addr)]; e; e = e->next) {
+		if (e->ref.addr != ref->addr || e->live != live)
 			continue;
-		score = (e->size == size) * 2 + (e->dir == dir);
+		score = (e->ref.type == ref->type) * 4 +
+			(e->ref.size == ref->size) * 2 + (e->ref.dir == ref->dir);
 		if (score > best_score) {
 			best = e;
 			best_score = score;
-			if (score == 3)
+			if (score == 7)
 				break;
 		}
 	}
@@ -316,58 +381,117 @@ static void dbg_retire(struct ppdma_debug *dbg, struct ppdma_dbg_entry *e)
 	kfree(old);
 }
 
-bool ppdma_debug_unmap(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
-		       enum dma_data_direction dir)
+/* The checks of an unmap that found its live mapping @m, kernel's order. */
+static void dbg_check_unmap(struct pp_dma_dev *d, const struct ppdma_ref *ref,
+			    const struct ppdma_ref *m)
+{
+	unsigned long long addr = ref->addr;
+
+	if (m->size != ref->size)
+		ppdma_report(d, PP_DMA_V_BAD_UNMAP,
+			     "device driver frees DMA memory with different size "
+			     "[device address=0x%016llx] [map size=%zu bytes] "
+			     "[unmap size=%zu bytes]", addr, m->size, ref->size);
+	if (m->type != ref->type)
+		ppdma_report(d, PP_DMA_V_WRONG_FUNCTION,
+			     "device driver frees DMA memory with wrong function "
+			     "[device address=0x%016llx] [size=%zu bytes] "
+			     "[mapped as %s] [unmapped as %s]", addr, ref->size,
+			     ppdma_type_names[m->type], ppdma_type_names[ref->type]);
+	else if ((m->type == PPDMA_MAP_COHERENT || m->type == PPDMA_MAP_NONCOHERENT) &&
+		 m->phys != ref->phys)
+		ppdma_report(d, PP_DMA_V_WRONG_CPU_ADDR,
+			     "device driver frees DMA memory with different CPU address "
+			     "[device address=0x%016llx] [size=%zu bytes] "
+			     "[cpu alloc address=0x%016llx] [cpu free address=0x%016llx]",
+			     addr, ref->size, (unsigned long long)m->phys,
+			     (unsigned long long)ref->phys);
+	if (ref->sg_call_ents && ref->type == PPDMA_MAP_SG &&
+	    ref->sg_call_ents != m->sg_call_ents)
+		ppdma_report(d, PP_DMA_V_SG_COUNT,
+			     "device driver frees DMA sg list with different entry count "
+			     "[map count=%d] [unmap count=%d]",
+			     m->sg_call_ents, ref->sg_call_ents);
+	if (m->dir != ref->dir)
+		ppdma_report(d, PP_DMA_V_WRONG_DIR,
+			     "device driver frees DMA memory with different direction "
+			     "[device address=0x%016llx] [size=%zu bytes] "
+			     "[mapped with %s] [unmapped with %s]", addr, ref->size,
+			     ppdma_dir_name(m->dir), ppdma_dir_name(ref->dir));
+}
+
+bool ppdma_debug_unmap(struct pp_dma_dev *d, const struct ppdma_ref *ref,
+		       struct ppdma_ref *found)
 {
 	struct ppdma_debug *dbg = d->dbg;
-	struct ppdma_dbg_entry *e, found;
+	struct ppdma_dbg_entry *e;
+	struct ppdma_ref m;
 	bool tomb = false;
 
 	spin_lock(&dbg->lock);
-	e = dbg_find_exact(dbg, addr, size, dir, true);
+	e = dbg_find_exact(dbg, ref, true);
 	if (e) {
-		found = *e;
+		m = e->ref;
 		dbg_retire(dbg, e);
 	} else {
-		e = dbg_find_exact(dbg, addr, size, dir, false);
+		e = dbg_find_exact(dbg, ref, false);
 		if (e) {
-			found = *e;
+			m = e->ref;
 			tomb = true;
 		}
 	}
 	spin_unlock(&dbg->lock);
 
 	if (!e) {
-		ppdma_report(d, PP_DMA_V_UNKNOWN_UNMAP,
-			     "device driver tries to free DMA memory it has not allocated "
-			     "[device address=0x%016llx] [size=%zu bytes]",
-			     (unsigned long long)addr, size);
+		if (ref->addr == DMA_MAPPING_ERROR)
+			ppdma_report(d, PP_DMA_V_UNKNOWN_UNMAP,
+				     "device driver tries to free an invalid DMA memory address");
+		else
+			ppdma_report(d, PP_DMA_V_UNKNOWN_UNMAP,
+				     "device driver tries to free DMA memory it has not allocated "
+				     "[device address=0x%016llx] [size=%zu bytes]",
+				     (unsigned long long)ref->addr, ref->size);
 		return false;
 	}
 	if (tomb) {
 		ppdma_report(d, PP_DMA_V_DOUBLE_UNMAP,
 			     "device driver frees DMA memory it has already freed "
 			     "[device address=0x%016llx] [size=%zu bytes] "
-			     "[phys=0x%016llx] [mapped with %s]",
-			     (unsigned long long)addr, size,
-			     (unsigned long long)found.phys,
-			     ppdma_dir_name(found.dir));
+			     "[phys=0x%016llx] [mapped with %s] [mapped as %s]",
+			     (unsigned long long)ref->addr, ref->size,
+			     (unsigned long long)m.phys, ppdma_dir_name(m.dir),
+			     ppdma_type_names[m.type]);
 		return false;
 	}
-	if (found.size != size)
-		ppdma_report(d, PP_DMA_V_BAD_UNMAP,
-			     "device driver frees DMA memory with different size "
-			     "[device address=0x%016llx] [map size=%zu bytes] "
-			     "[unmap size=%zu bytes]",
-			     (unsigned long long)addr, found.size, size);
-	if (found.dir != dir)
-		ppdma_report(d, PP_DMA_V_WRONG_DIR,
-			     "device driver frees DMA memory with different direction "
-			     "[device address=0x%016llx] [size=%zu bytes] "
-			     "[mapped with %s] [unmapped with %s]",
-			     (unsigned long long)addr, size,
-			     ppdma_dir_name(found.dir), ppdma_dir_name(dir));
+	dbg_check_unmap(d, ref, &m);
+	if (found)
+		*found = m;
 	return true;
+}
+
+/* As the kernel: the first segment's record says how many DMA segments the
+ * list was mapped to; each of those is checked like a single unmap. */
+int ppdma_debug_unmap_sg(struct pp_dma_dev *d, struct scatterlist *sg,
+			 int nents, enum dma_data_direction dir)
+{
+	struct scatterlist *s;
+	struct ppdma_ref found;
+	int i, mapped = nents, done = 0;
+
+	for (i = 0, s = sg; i < nents && i < mapped && s; i++, s = sg_next(s)) {
+		struct ppdma_ref ref = {
+			.addr = sg_dma_address(s), .size = sg_dma_len(s),
+			.phys = sg_phys(s), .dir = dir, .type = PPDMA_MAP_SG,
+			.sg_call_ents = nents,
+		};
+
+		if (!ppdma_debug_unmap(d, &ref, &found))
+			break;
+		if (!i)
+			mapped = found.sg_mapped_ents;
+		done++;
+	}
+	return done;
 }
 
 /*
@@ -393,11 +517,11 @@ static struct ppdma_dbg_entry *dbg_find_contain(struct ppdma_debug *dbg,
 		dma_addr_t start_page = page - back * PAGE_SIZE;
 
 		for (e = dbg->hash[dbg_hash(start_page)]; e; e = e->next) {
-			if (!e->live || (e->addr & PAGE_MASK) != start_page ||
-			    addr < e->addr || addr - e->addr >= e->size)
+			if (!e->live || (e->ref.addr & PAGE_MASK) != start_page ||
+			    addr < e->ref.addr || addr - e->ref.addr >= e->ref.size)
 				continue;
-			score = (end <= e->addr + e->size) * 2 +
-				(e->dir == DMA_BIDIRECTIONAL || e->dir == dir);
+			score = (end <= e->ref.addr + e->ref.size) * 2 +
+				(e->ref.dir == DMA_BIDIRECTIONAL || e->ref.dir == dir);
 			if (score > best_score) {
 				best = e;
 				best_score = score;
@@ -415,13 +539,14 @@ void ppdma_debug_sync(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
 {
 	struct ppdma_debug *dbg = d->dbg;
 	const char *what = for_cpu ? "for cpu" : "for device";
-	struct ppdma_dbg_entry *e, found;
+	struct ppdma_dbg_entry *e;
+	struct ppdma_ref found;
 	bool inside;
 
 	spin_lock(&dbg->lock);
 	e = dbg_find_contain(dbg, addr, size, dir, &inside);
 	if (e)
-		found = *e;
+		found = e->ref;
 	spin_unlock(&dbg->lock);
 
 	if (!e) {
@@ -466,10 +591,11 @@ void ppdma_debug_unbind(struct pp_dma_dev *d)
 		ppdma_report(d, PP_DMA_V_LEAK_AT_UNBIND,
 			     "mapping still live at driver unbind "
 			     "[device address=0x%016llx] [phys=0x%016llx] "
-			     "[size=%zu bytes] [mapped with %s]",
-			     (unsigned long long)leaked[i].addr,
-			     (unsigned long long)leaked[i].phys, leaked[i].size,
-			     ppdma_dir_name(leaked[i].dir));
+			     "[size=%zu bytes] [mapped with %s] [mapped as %s]",
+			     (unsigned long long)leaked[i].ref.addr,
+			     (unsigned long long)leaked[i].ref.phys, leaked[i].ref.size,
+			     ppdma_dir_name(leaked[i].ref.dir),
+			     ppdma_type_names[leaked[i].ref.type]);
 	if (n > DBG_LEAKS_PRINTED) {
 		ppdma_count_violations(d, PP_DMA_V_LEAK_AT_UNBIND,
 				       n - DBG_LEAKS_PRINTED);

@@ -21,6 +21,7 @@
 #include <linux/err.h>
 #include <linux/numa.h>
 #include <linux/processor.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "dma_internal.h"
@@ -104,7 +105,10 @@ static void ppdma_unbind(struct pp_dma_dev *d)
 	__atomic_store_n(&d->bound, 0, __ATOMIC_SEQ_CST);
 	ppdma_wait_for_ops(d);
 
-	/* U2: no op touches the binding any more. */
+	/* U2: no op touches the binding any more. The driver's managed
+	 * allocations go first, as the kernel releases devres before it
+	 * reports what the driver left mapped. */
+	ppdma_release_managed(d);
 	if (d->debug)
 		ppdma_debug_unbind(d);
 	__atomic_store_n(&d->live_base, ppdma_net_maps(d), __ATOMIC_RELAXED);
@@ -179,10 +183,17 @@ struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 	refcount_set(&d->ref, 1);
 	pthread_mutex_init(&d->bind_lock, NULL);
 
+	spin_lock_init(&d->managed_lock);
+	INIT_LIST_HEAD(&d->managed);
+	/* A PCI device's scatter-gather limits (pci_setup_device()). */
+	d->dma_parms.max_segment_size = SZ_64K;
+	d->dma_parms.segment_boundary_mask = 0xffffffffUL;
+
 	d->dev.init_name = d->name;
 	d->dev.dma_ops = be->ops;
 	d->dev.dma_mask = &d->dma_mask;
 	d->dev.coherent_dma_mask = DMA_BIT_MASK(32);
+	d->dev.dma_parms = &d->dma_parms;
 	d->dev.numa_node = NUMA_NO_NODE;
 	/* With DMA-API debug, syncs must reach the checks even on a coherent
 	 * device, as dma_dev_need_sync() under CONFIG_DMA_API_DEBUG. */
@@ -204,9 +215,11 @@ err_free:
 	return ERR_PTR(err);
 }
 
+/* A device pagepool did not create belongs to whoever embeds it; there
+ * is no reference count to keep. */
 struct device *get_device(struct device *dev)
 {
-	if (dev)
+	if (dev && to_ppdma(dev))
 		refcount_inc(&to_ppdma(dev)->ref);
 	return dev;
 }
@@ -215,7 +228,7 @@ void put_device(struct device *dev)
 {
 	struct pp_dma_dev *d;
 
-	if (!dev)
+	if (!dev || !to_ppdma(dev))
 		return;
 	d = to_ppdma(dev);
 	if (!refcount_dec_and_test(&d->ref))
@@ -231,8 +244,8 @@ void device_release_driver(struct device *dev)
 {
 	struct pp_dma_dev *d;
 
-	if (!dev)
-		return;
+	if (!dev || !to_ppdma(dev))
+		return;		/* nothing bound, nothing kept */
 	d = to_ppdma(dev);
 	pthread_mutex_lock(&d->bind_lock);
 	if (d->bound)
@@ -245,7 +258,7 @@ int pp_device_bind(struct device *dev)
 	struct pp_dma_dev *d;
 	int err = -EBUSY;
 
-	if (!dev)
+	if (!dev || !to_ppdma(dev))
 		return -EINVAL;
 	d = to_ppdma(dev);
 	pthread_mutex_lock(&d->bind_lock);
@@ -255,14 +268,19 @@ int pp_device_bind(struct device *dev)
 	return err;
 }
 
+/* A device pagepool did not create has no binding to lose. */
 bool pp_device_is_bound(const struct device *dev)
 {
-	return dev && __atomic_load_n(&to_ppdma(dev)->bound, __ATOMIC_ACQUIRE);
+	if (!dev)
+		return false;
+	if (!to_ppdma(dev))
+		return true;
+	return __atomic_load_n(&to_ppdma(dev)->bound, __ATOMIC_ACQUIRE);
 }
 
 void pp_device_destroy(struct device *dev)
 {
-	if (IS_ERR_OR_NULL(dev))
+	if (IS_ERR_OR_NULL(dev) || !to_ppdma(dev))
 		return;
 	device_release_driver(dev);
 	put_device(dev);
@@ -303,7 +321,7 @@ void pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st)
 	long live;
 
 	memset(st, 0, sizeof(*st));
-	if (!dev)
+	if (!dev || !to_ppdma(dev))
 		return;
 	d = to_ppdma(dev);
 	for (i = 0; i < PPDMA_NR_SLOTS; i++) {
@@ -334,8 +352,8 @@ void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg)
 {
 	struct pp_dma_dev *d;
 
-	if (!dev)
-		return;
+	if (!dev || !to_ppdma(dev))
+		return;		/* no state to hold a hook */
 	d = to_ppdma(dev);
 	if (!fn) {
 		__atomic_store_n(&d->trace, NULL, __ATOMIC_RELEASE);

@@ -12,6 +12,7 @@
  * Layer: dma.
  */
 #include <errno.h>
+#include <stdint.h>
 
 #include <linux/mm.h>
 
@@ -31,12 +32,15 @@ static void direct_detach(struct pp_dma_dev *d)
 /*
  * The kernel's dma_direct_map_phys() bounces a buffer the device cannot
  * reach (above its DMA mask) through swiotlb; there is no swiotlb here,
- * so such a map fails, as it does in the kernel with swiotlb off.
+ * so such a map fails, as it does in the kernel with swiotlb off. A
+ * resource (MMIO) is reached at its physical address too; one at 0 fails,
+ * since no mapping may be at bus address 0.
  */
 static dma_addr_t direct_map(struct pp_dma_dev *d, phys_addr_t phys,
-			     size_t size, enum dma_data_direction dir)
+			     size_t size, enum dma_data_direction dir, u64 mask,
+			     unsigned int flags)
 {
-	if (unlikely(phys + size - 1 > READ_ONCE(d->dma_mask)))
+	if (unlikely(!phys || phys + size - 1 > mask))
 		return DMA_MAPPING_ERROR;
 	return phys;
 }
@@ -54,7 +58,8 @@ static void direct_sync(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
 }
 
 /* Without an IOMMU the device can reach all memory, mapped or not (which is
- * why the kernel wants an IOMMU); only addresses outside the arena fault. */
+ * why the kernel wants an IOMMU); only addresses outside the arena fault.
+ * @d is not used, and is NULL for a device pagepool did not create. */
 static int direct_translate(struct pp_dma_dev *d, dma_addr_t addr, bool write,
 			    void **cpu, size_t *room)
 {
@@ -77,9 +82,16 @@ static const struct dma_map_ops direct_dma_ops = {
 	.sync_single_for_device	= __dma_sync_single_for_device,
 };
 
+/* No limit of its own on a mapping; never merges; reaches all memory
+ * the mask covers. */
 const struct ppdma_backend ppdma_direct_backend = {
 	.type		= PP_DMA_DIRECT,
 	.ops		= &direct_dma_ops,
+	.max_mapping_size = SIZE_MAX,
+	.opt_mapping_size = SIZE_MAX,
+	.merge_boundary	= 0,
+	.need_sync	= false,
+	.remaps		= false,
 	.attach		= direct_attach,
 	.detach		= direct_detach,
 	.map		= direct_map,

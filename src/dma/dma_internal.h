@@ -7,6 +7,11 @@
  *
  * Tests may include this header: the static library keeps these ppdma_
  * names global, the shared library's symbol map hides them.
+ *
+ * Files: device.c (devices, binding, masks), mapping.c (single maps,
+ * syncs, device-side access), map_sg.c (scatterlists), coherent.c
+ * (allocations), info.c (what a device can do), debug.c, direct.c,
+ * iommu.c + iova.c (backends), scatterlist.c (sg tables, no DMA).
  * Layer: dma.
  */
 #ifndef _PP_DMA_INTERNAL_H
@@ -17,7 +22,10 @@
 #include <linux/compiler.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/list.h>
 #include <linux/refcount.h>
+#include <linux/scatterlist.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <pagepool/dma.h>
 
@@ -36,12 +44,25 @@ struct pp_dma_dev;
  * Duties:
  *   attach     set up the per-binding state in d->domain. 0 or -ENOMEM.
  *   detach     tear it down; every mapping dies with it.
- *   map        map [phys, phys + size) for @dir: the bus address, or
- *              DMA_MAPPING_ERROR (address space exhausted, out of the DMA
- *              mask, out of memory). Must never return 0.
+ *   map        map [phys, phys + size) for @dir so that the device reaches
+ *              it at bus addresses up to @mask: the bus address, or
+ *              DMA_MAPPING_ERROR (address space exhausted, beyond @mask,
+ *              out of memory). Must never return 0. With PPDMA_MAP_MMIO
+ *              the range is not RAM (dma_map_resource()): no struct page,
+ *              nothing for the simulated device to read or write.
  *   unmap      undo the mapping at @addr. True if one was removed. MUST
  *              survive any @addr (a double unmap, a made-up address) and
  *              leave the backend consistent.
+ *   map_sg     optional (NULL: each entry is mapped with map, as
+ *              dma-direct does): map the @nents entries of @sg, which
+ *              mapping code has checked (arena pages, lengths > 0), and
+ *              fill in their DMA segments (merged or not) from the first
+ *              entry on, the unused entries' sg_dma_len() set to 0. The
+ *              segment count, or -ENOMEM (address space, memory) / -EIO
+ *              (beyond @mask), with nothing left mapped.
+ *   unmap_sg   with map_sg: undo the first @n DMA segments of a list that
+ *              map_sg filled in; how many it removed. MUST survive any
+ *              list, as unmap survives any address.
  *   sync       cache maintenance for [addr, addr + size). MUST survive any
  *              range.
  *   translate  the device's view: the CPU address behind bus address
@@ -50,14 +71,31 @@ struct pp_dma_dev;
  *              if the mapping does not allow a device read (@write false)
  *              or write.
  */
+#define PPDMA_MAP_MMIO	0x1	/* map: the range is not RAM */
+
 struct ppdma_backend {
 	enum pp_dma_backend type;
 	const struct dma_map_ops *ops;
+	/* What the device can do (info.c): dma_max_mapping_size(),
+	 * dma_opt_mapping_size(), dma_get_merge_boundary(); whether syncs
+	 * matter even on a coherent device (the kernel's answer for IOMMU
+	 * devices); whether bus addresses are translated (an IOMMU: any
+	 * memory is reached through a 32-bit IOVA space, and streaming
+	 * rather than coherent masks govern dma_alloc_pages()). */
+	size_t max_mapping_size;
+	size_t opt_mapping_size;
+	unsigned long merge_boundary;
+	bool need_sync;
+	bool remaps;
 	int (*attach)(struct pp_dma_dev *d);
 	void (*detach)(struct pp_dma_dev *d);
 	dma_addr_t (*map)(struct pp_dma_dev *d, phys_addr_t phys, size_t size,
-			  enum dma_data_direction dir);
+			  enum dma_data_direction dir, u64 mask,
+			  unsigned int flags);
 	bool (*unmap)(struct pp_dma_dev *d, dma_addr_t addr, size_t size);
+	int (*map_sg)(struct pp_dma_dev *d, struct scatterlist *sg, int nents,
+		      enum dma_data_direction dir, u64 mask);
+	int (*unmap_sg)(struct pp_dma_dev *d, struct scatterlist *sg, int n);
 	void (*sync)(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
 		     enum dma_data_direction dir, bool for_cpu);
 	int (*translate)(struct pp_dma_dev *d, dma_addr_t addr, bool write,
@@ -112,13 +150,39 @@ struct pp_dma_dev {
 	void *trace_arg;
 	long live_base;			/* maps - unmaps when the last binding ended */
 	atomic_long_t violations[PP_DMA_V_NR];
+	struct device_dma_parameters dma_parms;	/* what dev.dma_parms points to */
+	spinlock_t managed_lock;
+	struct list_head managed;	/* dmam_alloc_attrs() allocations */
 	char *name;
 	struct ppdma_slot slots[PPDMA_NR_SLOTS];
 };
 
+/* NULL for a device pagepool did not create (a "bare" device: coherent
+ * dma-direct, no state). */
 static inline struct pp_dma_dev *to_ppdma(const struct device *dev)
 {
 	return dev->pp;
+}
+
+/* The highest bus address @mask and the device's bus limit both allow
+ * (the kernel's min_not_zero()). */
+static inline u64 ppdma_limit(const struct device *dev, u64 mask)
+{
+	u64 bus = READ_ONCE(dev->bus_dma_limit);
+
+	if (!mask || (bus && bus < mask))
+		return bus;
+	return mask;
+}
+
+/* The streaming limit. A device without a dma_mask maps as dma_get_mask()
+ * describes it, with 32 bits (<linux/dma-mapping.h> says why). */
+static inline u64 ppdma_stream_limit(const struct device *dev)
+{
+	u64 *mask = READ_ONCE(dev->dma_mask);
+	u64 m = mask ? READ_ONCE(*mask) : 0;
+
+	return ppdma_limit(dev, m ? m : DMA_BIT_MASK(32));
 }
 
 /* Op sections (device.c explains the protocol with unbind). */
@@ -172,6 +236,36 @@ static inline void ppdma_count(unsigned long *ctr)
 	__atomic_fetch_add(ctr, 1, __ATOMIC_RELAXED);
 }
 
+/* Shared by the files that implement DMA calls (mapping.c). */
+extern const char *const ppdma_op_verbs[];
+/* Report a call on an unbound device (when the device can tell). */
+void ppdma_after_unbind(struct pp_dma_dev *d, enum pp_dma_op op,
+			dma_addr_t addr, size_t size);
+/* Report an invalid direction. */
+void ppdma_bad_dir(struct pp_dma_dev *d, enum pp_dma_op op, dma_addr_t addr,
+		   size_t size, enum dma_data_direction dir);
+/* @size bytes at @offset into @page are inside the arena and inside the
+ * page's block; else a WARN (naming @dev) and false. */
+bool ppdma_map_args_ok(const struct device *dev, const struct page *page,
+		       size_t offset, size_t size);
+
+/* The trace hook, called after the op section closes. */
+static inline void ppdma_trace(struct pp_dma_dev *d, enum pp_dma_op op,
+			       dma_addr_t addr, size_t size,
+			       enum dma_data_direction dir)
+{
+	/* Paired with the release store in pp_dma_set_trace(). */
+	pp_dma_trace_fn fn = __atomic_load_n(&d->trace, __ATOMIC_ACQUIRE);
+
+	if (unlikely(fn))
+		fn(&d->dev, op, addr, size, dir, READ_ONCE(d->trace_arg));
+}
+
+/* Driver unbind (coherent.c): free the managed allocations. Called by
+ * ppdma_unbind() with the bind lock held and the op sections drained,
+ * before the debug layer's leak check and the backend's detach. */
+void ppdma_release_managed(struct pp_dma_dev *d);
+
 /* Violations (debug.c). ppdma_report() counts one violation of @kind on
  * @d, prints it (device name, kind, then the formatted detail) and aborts
  * when PAGEPOOL_DMA_ABORT=1. ppdma_count_violations() counts @n without
@@ -188,13 +282,44 @@ const char *ppdma_dir_name(enum dma_data_direction dir);
  * unbind) with the bind lock held and the sections drained. */
 int ppdma_debug_init(struct pp_dma_dev *d);
 void ppdma_debug_free(struct pp_dma_dev *d);
+
+/* The kinds of mapping, as the kernel's debug layer tells them apart: an
+ * unmap or free must use the family of calls that made the mapping. */
+enum ppdma_map_type {
+	PPDMA_MAP_SINGLE,	/* dma_map_page/single/phys */
+	PPDMA_MAP_SG,		/* dma_map_sg*, dma_alloc_noncontiguous */
+	PPDMA_MAP_COHERENT,	/* dma_alloc_attrs/coherent/wc, dmam_* */
+	PPDMA_MAP_RESOURCE,	/* dma_map_resource, dma_map_phys + MMIO */
+	PPDMA_MAP_NONCOHERENT,	/* dma_alloc_pages/noncoherent */
+};
+
+/* One mapping, as recorded or as an unmap describes it. */
+struct ppdma_ref {
+	dma_addr_t addr;
+	size_t size;
+	phys_addr_t phys;	/* coherent, noncoherent: checked at the free */
+	enum dma_data_direction dir;
+	enum ppdma_map_type type;
+	int sg_call_ents;	/* sg: the nents given to the map (0: unknown) */
+	int sg_mapped_ents;	/* sg: the DMA segments it made */
+};
+
 /* Record a new mapping. 0 or -ENOMEM (then the caller undoes the map). */
-int ppdma_debug_map(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
-		    enum dma_data_direction dir, phys_addr_t phys);
-/* Check an unmap and retire the mapping. False when there is no mapping to
- * remove (double or unknown unmap): the backend MUST then not be called. */
-bool ppdma_debug_unmap(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
-		       enum dma_data_direction dir);
+int ppdma_debug_map(struct pp_dma_dev *d, const struct ppdma_ref *ref);
+/* Record the @mapped DMA segments of a list mapped from @nents entries,
+ * all or none. 0 or -ENOMEM. */
+int ppdma_debug_map_sg(struct pp_dma_dev *d, struct scatterlist *sg,
+		       int nents, int mapped, enum dma_data_direction dir);
+/* Check an unmap or free and retire the mapping; *@found (if not NULL)
+ * gets the recorded one. False when there is no mapping to remove
+ * (double or unknown unmap): the backend MUST then not be called. */
+bool ppdma_debug_unmap(struct pp_dma_dev *d, const struct ppdma_ref *ref,
+		       struct ppdma_ref *found);
+/* The same for a list given to dma_unmap_sg() with @nents: how many of
+ * its leading DMA segments were live and are now retired (0: none, the
+ * backend MUST then not be called). */
+int ppdma_debug_unmap_sg(struct pp_dma_dev *d, struct scatterlist *sg,
+			 int nents, enum dma_data_direction dir);
 void ppdma_debug_sync(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir, bool for_cpu);
 /* Driver unbind: report every live mapping as leaked, forget them all. */

@@ -18,9 +18,18 @@
  * Page-table format (one 64-bit entry, 512 entries per 4 KiB table):
  *   table entry  pointer to the next-level table | PTE_P
  *   leaf entry   physical pfn << 12 | PTE_P | PTE_R (device may read) |
- *                PTE_W (device may write); the first page of a mapping also
- *                has PTE_HEAD and its page count - 1 in bits 52..62, so the
- *                table itself records what an unmap must clear and free.
+ *                PTE_W (device may write) | PTE_MMIO (not RAM: a resource,
+ *                nothing behind it for the simulated device); the first
+ *                page of a mapping also has PTE_HEAD and its page count - 1
+ *                in bits 52..62, so the table itself records what an unmap
+ *                must clear and free.
+ *
+ * A scatterlist gets one IOVA range for all its entries, each entry a
+ * mapping of its own inside it (its own head entry), laid out back to back
+ * so that the device sees the list as few contiguous DMA segments: an
+ * entry that starts at offset 0 of its page continues the previous one if
+ * that ended at a page end (the kernel's iommu_dma_map_sg() merges on the
+ * same rule, within the device's segment size and boundary).
  * Tables are installed with a compare-and-swap, so maps of different IOVAs
  * write the table without a lock; only the IOVA allocator locks, and its
  * per-thread caches spare most calls even that.
@@ -56,6 +65,7 @@
 #define PTE_R		(1ULL << 1)
 #define PTE_W		(1ULL << 2)
 #define PTE_HEAD	(1ULL << 3)
+#define PTE_MMIO	(1ULL << 4)
 #define PTE_PFN_SHIFT	12
 #define PTE_PFN_MASK	(((1ULL << 40) - 1) << PTE_PFN_SHIFT)
 #define PTE_NR_SHIFT	52
@@ -187,30 +197,44 @@ static void iommu_detach(struct pp_dma_dev *d)
 	d->domain = NULL;
 }
 
-static dma_addr_t iommu_map(struct pp_dma_dev *d, phys_addr_t phys,
-			    size_t size, enum dma_data_direction dir)
+/* Pages an IOVA mapping of [phys, phys + size) takes. */
+static unsigned long iommu_npages(phys_addr_t phys, size_t size)
 {
-	struct ppdma_domain *dom = d->domain;
-	unsigned long pfn = phys >> PAGE_SHIFT;
-	unsigned long off = phys & ~PAGE_MASK;
-	unsigned long n = (off + size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	unsigned long limit = (READ_ONCE(d->dma_mask) >> PAGE_SHIFT) + 1;
-	u64 perm = iommu_perm(dir) | PTE_P;
-	unsigned long iova, i;
+	return ((phys & ~PAGE_MASK) + size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+}
+
+static unsigned long iommu_limit(u64 mask)
+{
+	return (unsigned long)(mask >> PAGE_SHIFT) + 1;
+}
+
+/* Clear the leaf entries of IOVA pfns [iova, iova + n), all present. */
+static void iommu_clear_ptes(struct ppdma_domain *dom, unsigned long iova,
+			     unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		__atomic_store_n(iommu_walk(dom, iova + i, false), 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * Write one mapping of @n pages from frame @pfn at IOVA pfn @iova, the head
+ * entry last: it is what makes the mapping exist for iommu_unmap(). 0, or
+ * -ENOMEM (an IO page table) with nothing written.
+ */
+static int iommu_set_ptes(struct ppdma_domain *dom, unsigned long iova,
+			  unsigned long pfn, unsigned long n, u64 perm)
+{
+	unsigned long i;
 	u64 *ptep, pte;
 
-	if (unlikely(n > PTE_NR_MAX))
-		return DMA_MAPPING_ERROR;
-	iova = ppdma_iova_alloc(&dom->iova, n, limit);
-	if (unlikely(!iova))
-		return DMA_MAPPING_ERROR;
-
-	/* The head entry last: it is what makes the mapping exist for
-	 * iommu_unmap(). */
 	for (i = n; i-- > 0;) {
 		ptep = iommu_walk(dom, iova + i, true);
-		if (unlikely(!ptep))
-			goto err_unwind;
+		if (unlikely(!ptep)) {
+			iommu_clear_ptes(dom, iova + i + 1, n - i - 1);
+			return -ENOMEM;
+		}
 		pte = ((u64)(pfn + i) << PTE_PFN_SHIFT) | perm;
 		if (!i)
 			pte |= PTE_HEAD | ((u64)(n - 1) << PTE_NR_SHIFT);
@@ -219,53 +243,184 @@ static dma_addr_t iommu_map(struct pp_dma_dev *d, phys_addr_t phys,
 		WARN_ON_ONCE(__atomic_load_n(ptep, __ATOMIC_RELAXED));
 		__atomic_store_n(ptep, pte, __ATOMIC_RELEASE);
 	}
-	return ((dma_addr_t)iova << PAGE_SHIFT) | off;
+	return 0;
+}
 
-err_unwind:
-	while (++i < n)
-		__atomic_store_n(iommu_walk(dom, iova + i, false), 0, __ATOMIC_RELAXED);
-	ppdma_iova_free(&dom->iova, iova, n);
-	return DMA_MAPPING_ERROR;
+static dma_addr_t iommu_map(struct pp_dma_dev *d, phys_addr_t phys,
+			    size_t size, enum dma_data_direction dir, u64 mask,
+			    unsigned int flags)
+{
+	struct ppdma_domain *dom = d->domain;
+	unsigned long n = iommu_npages(phys, size);
+	u64 perm = iommu_perm(dir) | PTE_P;
+	unsigned long iova;
+
+	if (flags & PPDMA_MAP_MMIO)
+		perm |= PTE_MMIO;
+	if (unlikely(n > PTE_NR_MAX || (phys >> PAGE_SHIFT) + n > (1ULL << 40)))
+		return DMA_MAPPING_ERROR;
+	iova = ppdma_iova_alloc(&dom->iova, n, iommu_limit(mask));
+	if (unlikely(!iova))
+		return DMA_MAPPING_ERROR;
+	if (unlikely(iommu_set_ptes(dom, iova, phys >> PAGE_SHIFT, n, perm))) {
+		ppdma_iova_free(&dom->iova, iova, n);
+		return DMA_MAPPING_ERROR;
+	}
+	return ((dma_addr_t)iova << PAGE_SHIFT) | (phys & ~PAGE_MASK);
 }
 
 /*
- * The length comes from the head entry, not from @size: a wrong size (a
- * debug "bad unmap") must not clear a neighbour's entries. Two unmaps of
- * one mapping race on the head entry's CAS and only one frees the IOVA.
- * Without the debug layer in front, an unmap of something not mapped gets
- * the kernel's WARN (__iommu_dma_unmap: "unmapped != size").
+ * Remove the mapping whose head entry is at IOVA pfn @iova: its page count,
+ * or 0 if there is none. Two unmaps of one mapping race on the head
+ * entry's CAS and only one frees the IOVA.
  */
-static bool iommu_unmap(struct pp_dma_dev *d, dma_addr_t addr, size_t size)
+static unsigned long iommu_unmap_head(struct ppdma_domain *dom, unsigned long iova)
 {
-	struct ppdma_domain *dom = d->domain;
-	unsigned long iova = addr >> PAGE_SHIFT, n, i;
+	unsigned long n;
 	u64 *ptep, pte;
 
 	if (unlikely(!iova || iova >= dom->iova.nr))
-		goto bogus;
+		return 0;
 	ptep = iommu_walk(dom, iova, false);
 	if (unlikely(!ptep))
-		goto bogus;
+		return 0;
 	pte = __atomic_load_n(ptep, __ATOMIC_ACQUIRE);
 	if (unlikely((pte & (PTE_P | PTE_HEAD)) != (PTE_P | PTE_HEAD)) ||
 	    unlikely(!__atomic_compare_exchange_n(ptep, &pte, 0, false,
 						  __ATOMIC_ACQ_REL,
 						  __ATOMIC_RELAXED)))
-		goto bogus;
+		return 0;
 	n = (pte >> PTE_NR_SHIFT) + 1;
-	for (i = 1; i < n; i++)
-		__atomic_store_n(iommu_walk(dom, iova + i, false), 0, __ATOMIC_RELAXED);
+	iommu_clear_ptes(dom, iova + 1, n - 1);
 
 	/* The IOTLB flush, before the IOVA can be handed out again. */
 	__atomic_fetch_add(&dom->iotlb_flushes, 1, __ATOMIC_RELAXED);
 	ppdma_iova_free(&dom->iova, iova, n);
-	return true;
+	return n;
+}
 
-bogus:
+/*
+ * The length comes from the head entry, not from @size: a wrong size (a
+ * debug "bad unmap") must not clear a neighbour's entries. Without the
+ * debug layer in front, an unmap of something not mapped gets the
+ * kernel's WARN (__iommu_dma_unmap: "unmapped != size").
+ */
+static bool iommu_unmap(struct pp_dma_dev *d, dma_addr_t addr, size_t size)
+{
+	if (likely(iommu_unmap_head(d->domain, addr >> PAGE_SHIFT)))
+		return true;
 	WARN(1, "iommu: %s: unmapping an IOVA that is not mapped "
 	     "[device address=0x%016llx] [size=%zu bytes]",
 	     dev_name(&d->dev), (unsigned long long)addr, size);
 	return false;
+}
+
+/*
+ * One IOVA range for the whole list, each entry mapped at the next free
+ * page of it, then the DMA segments: an entry joins the open segment when
+ * the previous entry ended at a page end, it starts at offset 0, its IOVA
+ * is not at a segment boundary and the sum stays within the maximum
+ * segment size. Entries are written in place: the segment being filled is
+ * never ahead of the entry being read, and only the DMA fields change.
+ */
+static int iommu_map_sg(struct pp_dma_dev *d, struct scatterlist *sgl, int nents,
+			enum dma_data_direction dir, u64 mask)
+{
+	struct ppdma_domain *dom = d->domain;
+	unsigned long seg_mask = dma_get_seg_boundary(&d->dev);
+	u64 max_seg = dma_get_max_seg_size(&d->dev);
+	u64 perm = iommu_perm(dir) | PTE_P;
+	struct scatterlist *s, *cur = NULL;
+	unsigned long total = 0, iova, pos, n;
+	u64 cur_len = 0;
+	bool open = false;
+	int i, count = 0;
+
+	for_each_sg(sgl, s, nents, i) {
+		n = iommu_npages(sg_phys(s), s->length);
+		if (n > PTE_NR_MAX)
+			return -EINVAL;
+		total += n;
+	}
+	iova = ppdma_iova_alloc(&dom->iova, total, iommu_limit(mask));
+	if (!iova)
+		return -ENOMEM;
+
+	pos = iova;
+	for_each_sg(sgl, s, nents, i) {
+		phys_addr_t phys = sg_phys(s);
+		unsigned long off = phys & ~PAGE_MASK;
+		dma_addr_t dma = ((dma_addr_t)pos << PAGE_SHIFT) + off;
+
+		n = iommu_npages(phys, s->length);
+		if (iommu_set_ptes(dom, pos, phys >> PAGE_SHIFT, n, perm))
+			goto err_unwind;
+		if (open && !off && (dma & seg_mask) && cur_len + s->length <= max_seg) {
+			cur_len += s->length;
+		} else {
+			cur = cur ? sg_next(cur) : sgl;
+			sg_dma_address(cur) = dma;
+			cur_len = s->length;
+			count++;
+		}
+		sg_dma_len(cur) = (unsigned int)cur_len;
+		open = !((off + s->length) & ~PAGE_MASK);
+		pos += n;
+	}
+	/* The entries past the last segment say so with length 0. */
+	for (i = count, s = cur; i < nents; i++) {
+		s = sg_next(s);
+		sg_dma_address(s) = DMA_MAPPING_ERROR;
+		sg_dma_len(s) = 0;
+	}
+	return count;
+
+err_unwind:
+	/* The entries mapped so far, each a mapping from its head entry. */
+	for (pos = iova; pos < iova + total;) {
+		n = iommu_unmap_head(dom, pos);
+		if (!n)
+			break;
+		pos += n;
+	}
+	if (pos < iova + total)
+		ppdma_iova_free(&dom->iova, pos, iova + total - pos);
+	return -ENOMEM;
+}
+
+/*
+ * Walk each DMA segment's IOVA pages from head entry to head entry. A list
+ * that map_sg did not fill in (a made-up address) stops the walk at the
+ * first page without a head entry, with the kernel's WARN.
+ */
+static int iommu_unmap_sg(struct pp_dma_dev *d, struct scatterlist *sgl, int nr)
+{
+	struct ppdma_domain *dom = d->domain;
+	struct scatterlist *s;
+	int i, done = 0;
+
+	for_each_sg(sgl, s, nr, i) {
+		dma_addr_t addr = sg_dma_address(s);
+		unsigned long pos = addr >> PAGE_SHIFT, n;
+		unsigned long end = (unsigned long)((addr + sg_dma_len(s) + PAGE_SIZE - 1) >>
+						    PAGE_SHIFT);
+
+		if (!sg_dma_len(s))
+			break;
+		while (pos < end) {
+			n = iommu_unmap_head(dom, pos);
+			if (!n) {
+				WARN(1, "iommu: %s: unmapping an sg segment that is not mapped "
+				     "[device address=0x%016llx] [size=%u bytes]",
+				     dev_name(&d->dev), (unsigned long long)addr,
+				     sg_dma_len(s));
+				return done;
+			}
+			pos += n;
+		}
+		done++;
+	}
+	return done;
 }
 
 /* Look the physical address up, as the kernel does before maintaining the
@@ -299,6 +454,9 @@ static int iommu_translate(struct pp_dma_dev *d, dma_addr_t addr, bool write,
 	pte = __atomic_load_n(ptep, __ATOMIC_ACQUIRE);
 	if (!(pte & PTE_P) || !(pte & (write ? PTE_W : PTE_R)))
 		return -EFAULT;
+	/* Another device's registers: nothing the simulator can reach. */
+	if (pte & PTE_MMIO)
+		return -EFAULT;
 	pfn = (pte & PTE_PFN_MASK) >> PTE_PFN_SHIFT;
 	if (WARN_ON_ONCE(!pfn_valid(pfn)))
 		return -EFAULT;
@@ -315,13 +473,25 @@ static const struct dma_map_ops iommu_dma_ops = {
 	.sync_single_for_device	= __dma_sync_single_for_device,
 };
 
+/* A mapping holds at most PTE_NR_MAX pages; only single-page IOVAs are
+ * cached per thread (iova.c); merging is at page granularity; syncs walk
+ * the IO page table, so they matter even on a coherent device (as the
+ * kernel says of any IOMMU device); the IOVA space lies below 4 GiB
+ * whatever memory the device reaches. */
 const struct ppdma_backend ppdma_iommu_backend = {
 	.type		= PP_DMA_IOMMU,
 	.ops		= &iommu_dma_ops,
+	.max_mapping_size = PTE_NR_MAX * PAGE_SIZE,
+	.opt_mapping_size = PAGE_SIZE,
+	.merge_boundary	= PAGE_SIZE - 1,
+	.need_sync	= true,
+	.remaps		= true,
 	.attach		= iommu_attach,
 	.detach		= iommu_detach,
 	.map		= iommu_map,
 	.unmap		= iommu_unmap,
+	.map_sg		= iommu_map_sg,
+	.unmap_sg	= iommu_unmap_sg,
 	.sync		= iommu_sync,
 	.translate	= iommu_translate,
 };
@@ -332,7 +502,7 @@ int ppdma_iommu_get_info(struct device *dev, struct ppdma_iommu_info *info)
 	struct pp_dma_dev *d;
 
 	memset(info, 0, sizeof(*info));
-	if (!dev || to_ppdma(dev)->be != &ppdma_iommu_backend)
+	if (!dev || !to_ppdma(dev) || to_ppdma(dev)->be != &ppdma_iommu_backend)
 		return -EINVAL;
 	d = to_ppdma(dev);
 	pthread_mutex_lock(&d->bind_lock);

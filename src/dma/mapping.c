@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * The streaming DMA API (<linux/dma-mapping.h>) and the device-side access
- * of <pagepool/dma.h>.
+ * The streaming DMA API of single buffers (<linux/dma-mapping.h>: page,
+ * single, phys and resource maps, their unmaps, syncs) and the device-side
+ * access of <pagepool/dma.h>.
  *
  * Every call opens an op section (device.c), checks the binding, validates
  * its arguments, consults fault injection (maps), runs the DMA-API debug
@@ -18,6 +19,11 @@
  *   - bad map arguments (page outside the arena, size 0, range past the
  *     end of the page block): a WARN and a failed map, as they are caller
  *     bugs, not DMA-API misuse of a valid buffer.
+ *
+ * A device pagepool did not create (dev->pp == NULL, "bare") takes none of
+ * the section machinery: it is the kernel's dma-direct for a coherent
+ * device, so a map checks its arguments, fault injection and the mask and
+ * returns the physical address, and unmaps and syncs have nothing to do.
  * Layer: dma.
  */
 #include <errno.h>
@@ -29,26 +35,15 @@
 
 #include "dma_internal.h"
 
-static inline void ppdma_trace(struct pp_dma_dev *d, enum pp_dma_op op,
-			       dma_addr_t addr, size_t size,
-			       enum dma_data_direction dir)
-{
-	/* Paired with the release store in pp_dma_set_trace(). */
-	pp_dma_trace_fn fn = __atomic_load_n(&d->trace, __ATOMIC_ACQUIRE);
-
-	if (unlikely(fn))
-		fn(&d->dev, op, addr, size, dir, READ_ONCE(d->trace_arg));
-}
-
-static const char *const ppdma_op_verbs[] = {
+const char *const ppdma_op_verbs[] = {
 	[PP_DMA_OP_MAP]			= "maps",
 	[PP_DMA_OP_UNMAP]		= "unmaps",
 	[PP_DMA_OP_SYNC_FOR_CPU]	= "syncs for cpu",
 	[PP_DMA_OP_SYNC_FOR_DEVICE]	= "syncs for device",
 };
 
-static noinline void ppdma_after_unbind(struct pp_dma_dev *d, enum pp_dma_op op,
-					dma_addr_t addr, size_t size)
+noinline void ppdma_after_unbind(struct pp_dma_dev *d, enum pp_dma_op op,
+				 dma_addr_t addr, size_t size)
 {
 	if (!d->detect_unbind)
 		return;
@@ -58,9 +53,9 @@ static noinline void ppdma_after_unbind(struct pp_dma_dev *d, enum pp_dma_op op,
 		     ppdma_op_verbs[op], (unsigned long long)addr, size);
 }
 
-static noinline void ppdma_bad_dir(struct pp_dma_dev *d, enum pp_dma_op op,
-				   dma_addr_t addr, size_t size,
-				   enum dma_data_direction dir)
+noinline void ppdma_bad_dir(struct pp_dma_dev *d, enum pp_dma_op op,
+			    dma_addr_t addr, size_t size,
+			    enum dma_data_direction dir)
 {
 	ppdma_report(d, PP_DMA_V_WRONG_DIR,
 		     "device driver %s DMA memory with an invalid direction "
@@ -86,34 +81,64 @@ static size_t ppdma_block_room(const struct page *page)
 	return PAGE_SIZE;
 }
 
-static bool ppdma_map_args_ok(struct pp_dma_dev *d, const struct page *page,
-			      size_t offset, size_t size)
+bool ppdma_map_args_ok(const struct device *dev, const struct page *page,
+		       size_t offset, size_t size)
 {
 	const struct page *map = pp_mem_map.map;
 	size_t room;
 
 	if (WARN_ONCE(!page || page < map || page >= map + pp_mem_map.nr_pages,
 		      "DMA-API: %s: mapping memory outside the arena [page=%p]",
-		      dev_name(&d->dev), page))
+		      dev_name(dev), page))
 		return false;
 	/* The block, but never past the end of the arena. */
 	room = min_t(size_t, ppdma_block_room(page),
 		     (size_t)(map + pp_mem_map.nr_pages - page) * PAGE_SIZE);
 	if (WARN_ONCE(!size || offset >= room || size > room - offset,
 		      "DMA-API: %s: mapping a bad range [pfn=0x%lx] [offset=%zu] [size=%zu]",
-		      dev_name(&d->dev), page_to_pfn(page), offset, size))
+		      dev_name(dev), page_to_pfn(page), offset, size))
 		return false;
 	return true;
 }
 
+/* A resource is any physical range that does not wrap; it need not be
+ * RAM, so the arena says nothing about it. */
+static bool ppdma_resource_ok(const struct device *dev, phys_addr_t phys,
+			      size_t size)
+{
+	return !WARN_ONCE(!size || phys + size - 1 < phys,
+			  "DMA-API: %s: mapping a bad resource [phys=0x%016llx] [size=%zu]",
+			  dev_name(dev), (unsigned long long)phys, size);
+}
+
+/*
+ * A map on a bare device: dma-direct for a coherent device. The range
+ * must lie below the limit (there is no swiotlb to bounce it). Bus address
+ * 0 is never handed out: the arena's frames start above it, and a resource
+ * at 0 fails.
+ */
+static dma_addr_t ppdma_bare_map(struct device *dev, phys_addr_t phys,
+				 size_t size, enum dma_data_direction dir)
+{
+	if (unlikely(!valid_dma_direction(dir)))
+		return DMA_MAPPING_ERROR;
+	if (unlikely(!phys || phys + size - 1 > ppdma_stream_limit(dev)))
+		return DMA_MAPPING_ERROR;
+	return phys;
+}
+
+/*
+ * Map a buffer on a device pagepool created: RAM as @page + @offset, or
+ * (PPDMA_MAP_MMIO in @flags) the resource at @phys.
+ */
 static dma_addr_t ppdma_map(struct pp_dma_dev *d, struct page *page,
-			    size_t offset, size_t size,
-			    enum dma_data_direction dir)
+			    size_t offset, phys_addr_t phys, size_t size,
+			    enum dma_data_direction dir, unsigned int flags,
+			    enum ppdma_map_type type)
 {
 	dma_addr_t addr = DMA_MAPPING_ERROR;
 	bool fail = pp_should_fail(PP_FAULT_DMA_MAP);
 	struct ppdma_slot *s;
-	phys_addr_t phys;
 	bool bound;
 
 	s = ppdma_op_begin(d, &bound);
@@ -125,18 +150,32 @@ static dma_addr_t ppdma_map(struct pp_dma_dev *d, struct page *page,
 		ppdma_after_unbind(d, PP_DMA_OP_MAP, addr, size);
 		goto out;
 	}
-	if (unlikely(fail || !ppdma_map_args_ok(d, page, offset, size)))
+	if (unlikely(fail))
 		goto out;
+	if (flags & PPDMA_MAP_MMIO) {
+		if (unlikely(!ppdma_resource_ok(&d->dev, phys, size)))
+			goto out;
+	} else {
+		if (unlikely(!ppdma_map_args_ok(&d->dev, page, offset, size)))
+			goto out;
+		phys = page_to_phys(page) + offset;
+	}
 
-	phys = page_to_phys(page) + offset;
-	addr = d->be->map(d, phys, size, dir);
+	addr = d->be->map(d, phys, size, dir, ppdma_stream_limit(&d->dev), flags);
 	if (unlikely(addr == DMA_MAPPING_ERROR))
 		goto out;
-	if (d->debug && unlikely(ppdma_debug_map(d, addr, size, dir, phys))) {
+	if (d->debug) {
+		struct ppdma_ref ref = {
+			.addr = addr, .size = size, .phys = phys, .dir = dir,
+			.type = type,
+		};
+
 		/* No record, no mapping: an untracked mapping would later
 		 * show up as an unknown unmap. */
-		d->be->unmap(d, addr, size);
-		addr = DMA_MAPPING_ERROR;
+		if (unlikely(ppdma_debug_map(d, &ref))) {
+			d->be->unmap(d, addr, size);
+			addr = DMA_MAPPING_ERROR;
+		}
 	}
 out:
 	ppdma_count(addr == DMA_MAPPING_ERROR ? &s->map_errors : &s->maps);
@@ -145,11 +184,25 @@ out:
 	return addr;
 }
 
+static dma_addr_t ppdma_map_page(struct device *dev, struct page *page,
+				 size_t offset, size_t size,
+				 enum dma_data_direction dir)
+{
+	struct pp_dma_dev *d = to_ppdma(dev);
+
+	if (likely(d))
+		return ppdma_map(d, page, offset, 0, size, dir, 0, PPDMA_MAP_SINGLE);
+	if (unlikely(pp_should_fail(PP_FAULT_DMA_MAP)) ||
+	    unlikely(!ppdma_map_args_ok(dev, page, offset, size)))
+		return DMA_MAPPING_ERROR;
+	return ppdma_bare_map(dev, page_to_phys(page) + offset, size, dir);
+}
+
 dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 			      size_t offset, size_t size,
 			      enum dma_data_direction dir, unsigned long attrs)
 {
-	return ppdma_map(to_ppdma(dev), page, offset, size, dir);
+	return ppdma_map_page(dev, page, offset, size, dir);
 }
 
 dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
@@ -159,16 +212,52 @@ dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
 
 	if (virt_addr_valid(ptr))
 		page = virt_to_page(ptr);
-	return ppdma_map(to_ppdma(dev), page, offset_in_page(ptr), size, dir);
+	return ppdma_map_page(dev, page, offset_in_page(ptr), size, dir);
 }
 
-void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
-			  enum dma_data_direction dir, unsigned long attrs)
+dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
+			    size_t size, enum dma_data_direction dir,
+			    unsigned long attrs)
+{
+	struct pp_dma_dev *d = to_ppdma(dev);
+	dma_addr_t addr;
+
+	if (likely(d))
+		return ppdma_map(d, NULL, 0, phys_addr, size, dir, PPDMA_MAP_MMIO,
+				 PPDMA_MAP_RESOURCE);
+	if (unlikely(pp_should_fail(PP_FAULT_DMA_MAP)) ||
+	    unlikely(!ppdma_resource_ok(dev, phys_addr, size)))
+		return DMA_MAPPING_ERROR;
+	addr = ppdma_bare_map(dev, phys_addr, size, dir);
+	/* dma-direct complains about a resource the device cannot reach. */
+	WARN_ONCE(addr == DMA_MAPPING_ERROR && valid_dma_direction(dir),
+		  "DMA-API: %s: resource [phys=0x%016llx] [size=%zu] beyond the DMA mask",
+		  dev_name(dev), (unsigned long long)phys_addr, size);
+	return addr;
+}
+
+dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys, size_t size,
+			enum dma_data_direction dir, unsigned long attrs)
+{
+	unsigned long pfn = phys >> PAGE_SHIFT;
+
+	if (attrs & DMA_ATTR_MMIO)
+		return dma_map_resource(dev, phys, size, dir, attrs);
+	/* RAM: only the arena's frames have a struct page; anything else
+	 * fails as a map outside the arena. */
+	return ppdma_map_page(dev, pfn_valid(pfn) ? pfn_to_page(pfn) : NULL,
+			      offset_in_page(phys), size, dir);
+}
+
+static void ppdma_unmap(struct device *dev, dma_addr_t addr, size_t size,
+			enum dma_data_direction dir, enum ppdma_map_type type)
 {
 	struct pp_dma_dev *d = to_ppdma(dev);
 	struct ppdma_slot *s;
 	bool bound;
 
+	if (unlikely(!d))
+		return;		/* dma-direct, coherent: nothing to undo */
 	s = ppdma_op_begin(d, &bound);
 	if (unlikely(!valid_dma_direction(dir))) {
 		ppdma_bad_dir(d, PP_DMA_OP_UNMAP, addr, size, dir);
@@ -181,8 +270,14 @@ void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 	/* Debug first: a double unmap must not reach the backend (it would
 	 * free the IOVA twice), and the record must be gone before the
 	 * backend frees the address for reuse by another map. */
-	if (d->debug && !ppdma_debug_unmap(d, addr, size, dir))
-		goto out;
+	if (d->debug) {
+		struct ppdma_ref ref = {
+			.addr = addr, .size = size, .dir = dir, .type = type,
+		};
+
+		if (!ppdma_debug_unmap(d, &ref, NULL))
+			goto out;
+	}
 	if (d->be->unmap(d, addr, size))
 		ppdma_count(&s->unmaps);
 out:
@@ -190,10 +285,29 @@ out:
 	ppdma_trace(d, PP_DMA_OP_UNMAP, addr, size, dir);
 }
 
+void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
+			  enum dma_data_direction dir, unsigned long attrs)
+{
+	ppdma_unmap(dev, addr, size, dir, PPDMA_MAP_SINGLE);
+}
+
 void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs)
 {
-	dma_unmap_page_attrs(dev, addr, size, dir, attrs);
+	ppdma_unmap(dev, addr, size, dir, PPDMA_MAP_SINGLE);
+}
+
+void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
+			enum dma_data_direction dir, unsigned long attrs)
+{
+	ppdma_unmap(dev, addr, size, dir, PPDMA_MAP_RESOURCE);
+}
+
+void dma_unmap_phys(struct device *dev, dma_addr_t addr, size_t size,
+		    enum dma_data_direction dir, unsigned long attrs)
+{
+	ppdma_unmap(dev, addr, size, dir, (attrs & DMA_ATTR_MMIO) ?
+		    PPDMA_MAP_RESOURCE : PPDMA_MAP_SINGLE);
 }
 
 static void ppdma_sync(struct device *dev, dma_addr_t addr, size_t size,
@@ -205,6 +319,8 @@ static void ppdma_sync(struct device *dev, dma_addr_t addr, size_t size,
 	struct ppdma_slot *s;
 	bool bound;
 
+	if (unlikely(!d))
+		return;		/* coherent: no cache to maintain */
 	s = ppdma_op_begin(d, &bound);
 	if (unlikely(!valid_dma_direction(dir))) {
 		ppdma_bad_dir(d, op, addr, size, dir);
@@ -258,25 +374,53 @@ int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
  * so a fault leaves memory untouched (-EFAULT; a device error, not DMA-API
  * misuse by the driver, so no violation is counted). Access after unbind
  * is the driver letting a dead device DMA: -ENODEV and use after unbind,
- * on every backend.
+ * on every backend. A bare device has no IOMMU and no binding: it reaches
+ * arena memory by physical address, as the direct backend's device does.
  *
  * An unmap racing with an access to the same range is the caller's bug, as
  * on hardware: the simulator does not wait for in-flight device accesses
  * when it clears the IO page table.
  */
+static int ppdma_copy(const struct ppdma_backend *be, struct pp_dma_dev *d,
+		      dma_addr_t addr, void *buf, size_t len, bool write)
+{
+	size_t off, room, n;
+	void *cpu;
+	int err;
+
+	if (addr + len < addr)
+		return -EFAULT;
+	for (off = 0; off < len; off += room) {
+		err = be->translate(d, addr + off, write, &cpu, &room);
+		if (err)
+			return err;
+	}
+	for (off = 0; off < len; off += n) {
+		err = be->translate(d, addr + off, write, &cpu, &room);
+		if (WARN_ON_ONCE(err))	/* the caller unmapped it meanwhile */
+			return err;
+		n = min(room, len - off);
+		if (write)
+			memcpy(cpu, (const char *)buf + off, n);
+		else
+			memcpy((char *)buf + off, cpu, n);
+	}
+	return 0;
+}
+
 static int ppdma_device_access(struct device *dev, dma_addr_t addr, void *buf,
 			       size_t len, bool write)
 {
 	struct pp_dma_dev *d;
 	struct ppdma_slot *s;
-	size_t off, room, n;
-	void *cpu;
 	bool bound;
-	int err = 0;
+	int err;
 
 	if (!dev)
 		return -ENODEV;
 	d = to_ppdma(dev);
+	if (!d)
+		return ppdma_copy(&ppdma_direct_backend, NULL, addr, buf, len, write);
 	s = ppdma_op_begin(d, &bound);
 	if (unlikely(!bound)) {
 		ppdma_op_end(s);
@@ -286,26 +430,7 @@ static int ppdma_device_access(struct device *dev, dma_addr_t addr, void *buf,
 			     write ? "writes" : "reads", (unsigned long long)addr, len);
 		return -ENODEV;
 	}
-	if (addr + len < addr) {
-		err = -EFAULT;
-		goto out;
-	}
-	for (off = 0; off < len; off += room) {
-		err = d->be->translate(d, addr + off, write, &cpu, &room);
-		if (err)
-			goto out;
-	}
-	for (off = 0; off < len; off += n) {
-		err = d->be->translate(d, addr + off, write, &cpu, &room);
-		if (WARN_ON_ONCE(err))	/* the caller unmapped it meanwhile */
-			goto out;
-		n = min(room, len - off);
-		if (write)
-			memcpy(cpu, (const char *)buf + off, n);
-		else
-			memcpy((char *)buf + off, cpu, n);
-	}
-out:
+	err = ppdma_copy(d->be, d, addr, buf, len, write);
 	ppdma_op_end(s);
 	return err;
 }
