@@ -115,6 +115,13 @@ void __pp_warn(const char *file, int line, bool print, const char *fmt, ...)
 		abort();
 }
 
+/* A BUILD_BUG() the optimizer did not remove (<linux/build_bug.h>) was
+ * reached. */
+void __pp_build_bug_failed(const char *file, int line)
+{
+	__pp_bug(file, line, "BUILD_BUG() reached");
+}
+
 void __pp_bug(const char *file, int line, const char *what)
 {
 	printk(KERN_EMERG "BUG: at %s:%d: %s\n", file, line, what);
