@@ -2,7 +2,7 @@
 /*
  * The system's UAPI <linux/kernel.h> plus the kernel's everyday helpers:
  * container_of(), ARRAY_SIZE(), min()/max() and friends, ALIGN(), the
- * U32_MAX family (<linux/limits.h>).
+ * U32_MAX family (<linux/limits.h>) and kstrto*() (<linux/kstrtox.h>).
  * Layer: runtime.
  */
 #ifndef _PP_LINUX_KERNEL_H
@@ -21,6 +21,7 @@
 #include <linux/minmax.h>
 #include <linux/export.h>
 #include <linux/build_bug.h>
+#include <linux/kstrtox.h>
 #include <linux/limits.h>
 
 #ifndef container_of
