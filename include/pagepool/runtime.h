@@ -68,6 +68,14 @@ bool pp_softirq_pending(void);
 unsigned int pp_kthreads_running(void);
 
 /*
+ * The module name that the default KBUILD_MODNAME (<linux/kconfig.h>)
+ * stands for in printk() formats. @name must stay valid; NULL restores the
+ * default, the program's name (program_invocation_short_name). The module
+ * runner sets it (<pagepool/kmod.h>). Any thread.
+ */
+void pp_printk_set_modname(const char *name);
+
+/*
  * Logging, in the style of libbpf_set_print(): the library never writes to
  * stderr by itself, it calls the print callback. The default callback
  * prints levels up to LOGLEVEL_INFO to stderr (LOGLEVEL_DEBUG too when the
