@@ -11,6 +11,7 @@
 #ifndef _PP_LINUX_BOTTOM_HALF_H
 #define _PP_LINUX_BOTTOM_HALF_H
 
+#include <stdbool.h>
 #include <linux/compiler.h>
 #include <linux/preempt.h>
 
@@ -43,9 +44,14 @@ static inline void local_bh_enable(void)
  */
 void __pp_softirq_before_sleep(void);
 
+static inline bool __pp_softirqs_due_before_sleep(void)
+{
+	return unlikely(__pp_ctx.softirq_pending) && !__pp_ctx.preempt_count;
+}
+
 static inline void __pp_before_sleep(void)
 {
-	if (unlikely(__pp_ctx.softirq_pending) && !__pp_ctx.preempt_count)
+	if (__pp_softirqs_due_before_sleep())
 		__pp_softirq_before_sleep();
 }
 

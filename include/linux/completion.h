@@ -51,9 +51,14 @@ static inline void complete_all(struct completion *x)
 
 static inline void wait_for_completion(struct completion *x)
 {
-	if (!__atomic_load_n(&x->done, __ATOMIC_RELAXED))
-		__pp_before_sleep();
 	pthread_mutex_lock(&x->lock);
+	/* About to block: let this CPU's softirqs run first, unlocked (one
+	 * of them may be what completes @x). */
+	if (!x->done && __pp_softirqs_due_before_sleep()) {
+		pthread_mutex_unlock(&x->lock);
+		__pp_softirq_before_sleep();
+		pthread_mutex_lock(&x->lock);
+	}
 	while (!x->done)
 		pthread_cond_wait(&x->wait, &x->lock);
 	if (x->done != ~0U)
