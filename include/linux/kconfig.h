@@ -30,6 +30,21 @@
 #define ___is_defined(val)		____is_defined(__ARG_PLACEHOLDER_##val)
 #define ____is_defined(arg1_or_junk)	__take_second_arg(arg1_or_junk 1, 0)
 
+/*
+ * KBUILD_MODNAME: kbuild defines it (-DKBUILD_MODNAME='"name"') for every
+ * object of a module, and kernel code pastes it into format strings at
+ * compile time: #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt. A plain cc
+ * line defines nothing, so the default is a placeholder string that
+ * printk() replaces, while it prints, with the module's name: the one the
+ * module runner found (see <linux/module.h>), else the program's name
+ * (basename of argv[0]). Only format strings are rewritten; code that
+ * uses KBUILD_MODNAME as a value sees the two placeholder bytes.
+ */
+#define __PP_KBUILD_MODNAME_PLACEHOLDER	"\001m"
+#ifndef KBUILD_MODNAME
+#define KBUILD_MODNAME		__PP_KBUILD_MODNAME_PLACEHOLDER
+#endif
+
 /* pagepool has no modules: every option is built in (=y) or absent. */
 #define IS_BUILTIN(option)		__is_defined(option)
 #define IS_MODULE(option)		0

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * The system's UAPI <linux/kernel.h> plus the kernel's everyday helpers:
- * container_of(), ARRAY_SIZE(), min()/max() and friends, ALIGN(), limits.
+ * container_of(), ARRAY_SIZE(), min()/max() and friends, ALIGN(), the
+ * U32_MAX family (<linux/limits.h>) and kstrto*() (<linux/kstrtox.h>).
  * Layer: runtime.
  */
 #ifndef _PP_LINUX_KERNEL_H
@@ -20,6 +21,8 @@
 #include <linux/minmax.h>
 #include <linux/export.h>
 #include <linux/build_bug.h>
+#include <linux/kstrtox.h>
+#include <linux/limits.h>
 
 #ifndef container_of
 #define container_of(ptr, type, member) \
@@ -28,16 +31,6 @@
 #define container_of_const(ptr, type, member) container_of(ptr, type, member)
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
-
-#define U8_MAX		((u8)~0U)
-#define S8_MAX		((s8)(U8_MAX >> 1))
-#define U16_MAX		((u16)~0U)
-#define S16_MAX		((s16)(U16_MAX >> 1))
-#define U32_MAX		((u32)~0U)
-#define S32_MAX		((s32)(U32_MAX >> 1))
-#define S32_MIN		((s32)(-S32_MAX - 1))
-#define U64_MAX		((u64)~0ULL)
-#define S64_MAX		((s64)(U64_MAX >> 1))
 
 #define __ALIGN_MASK(x, mask)	(((x) + (mask)) & ~(mask))
 #define ALIGN(x, a)		__ALIGN_MASK(x, (__typeof__(x))(a) - 1)

@@ -3,21 +3,9 @@
 #ifndef _PP_LINUX_KTIME_H
 #define _PP_LINUX_KTIME_H
 
+#include <linux/time64.h>
 #include <linux/types.h>
 #include <time.h>
-
-#define NSEC_PER_USEC	1000L
-#define NSEC_PER_MSEC	1000000L
-#define NSEC_PER_SEC	1000000000L
-#define USEC_PER_SEC	1000000L
-#define MSEC_PER_SEC	1000L
-
-typedef s64 time64_t;
-
-struct timespec64 {
-	time64_t tv_sec;
-	long tv_nsec;
-};
 
 static inline u64 __pp_clock_ns(clockid_t id)
 {
@@ -72,11 +60,6 @@ static inline time64_t ktime_get_boottime_seconds(void)
 static inline time64_t ktime_get_real_seconds(void)
 {
 	return (time64_t)time(NULL);
-}
-
-static inline s64 timespec64_to_ns(const struct timespec64 *ts)
-{
-	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
 }
 
 #endif

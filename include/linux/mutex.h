@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
-/* struct mutex on a pthread mutex (sleeping lock). Layer: runtime. */
+/* struct mutex on a pthread mutex (sleeping lock). A mutex_lock() that
+ * has to wait runs this CPU's raised softirqs first (<linux/bottom_half.h>,
+ * __pp_before_sleep()). Layer: runtime. */
 #ifndef _PP_LINUX_MUTEX_H
 #define _PP_LINUX_MUTEX_H
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <linux/bottom_half.h>
 
 struct mutex {
 	pthread_mutex_t m;
@@ -25,6 +28,9 @@ static inline void mutex_destroy(struct mutex *lock)
 
 static inline void mutex_lock(struct mutex *lock)
 {
+	if (pthread_mutex_trylock(&lock->m) == 0)
+		return;
+	__pp_before_sleep();
 	pthread_mutex_lock(&lock->m);
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Execution context. Each thread carries a kernel-style preempt count:
- * local_bh_disable() adds SOFTIRQ_DISABLE_OFFSET, running a NAPI poll from
- * pp_net_rx_action() adds SOFTIRQ_OFFSET, so in_softirq(),
+ * local_bh_disable() adds SOFTIRQ_DISABLE_OFFSET, running softirqs (NAPI
+ * polls, tasklets) adds SOFTIRQ_OFFSET, so in_softirq(),
  * in_serving_softirq() and in_task() answer as the kernel's do. The count is
  * thread-local and only its thread touches it.
  * Layer: runtime.
@@ -25,9 +25,15 @@
 struct pp_thread_ctx {
 	int cpu;			/* logical CPU id; -1 until registered */
 	unsigned int preempt_count;
-	int softirq_pending;		/* NAPI polls queued on this CPU */
+	unsigned int softirq_pending;	/* __PP_SOFTIRQ_* bits raised on this CPU */
 	int rcu_nesting;		/* RCU read-side depth (bh regions included) */
 };
+
+/* softirq_pending bits: 1 << the kernel's softirq number (HI_SOFTIRQ,
+ * NET_RX_SOFTIRQ, TASKLET_SOFTIRQ in <linux/interrupt.h>). */
+#define __PP_SOFTIRQ_HI		(1U << 0)	/* tasklet_hi_schedule() */
+#define __PP_SOFTIRQ_NET_RX	(1U << 3)	/* NAPI polls */
+#define __PP_SOFTIRQ_TASKLET	(1U << 6)	/* tasklet_schedule() */
 
 extern __thread struct pp_thread_ctx __pp_ctx
 	__attribute__((tls_model("initial-exec")));

@@ -48,12 +48,32 @@ int pp_nr_registered_cpus(void);
  * Softirq / NAPI. napi_schedule() puts a NAPI on the calling CPU's poll
  * list; the list runs when the outermost local_bh_enable() finds work
  * pending, or when the thread calls pp_net_rx_action(). Returns the total
- * work done by the polls that ran.
+ * work done by the polls that ran (NAPI only: tasklets wait for the next
+ * softirq point, see <linux/interrupt.h>).
  */
 int pp_net_rx_action(void);
 
-/* True if the calling CPU has NAPI polls scheduled. */
+/* Run the softirqs raised on the calling CPU (HI tasklets, NAPI polls,
+ * tasklets), in a softirq section, again while handlers raise more, up to
+ * the kernel's 10 rounds. Returns tasklets run plus NAPI work done; 0 and
+ * nothing run when called with bottom halves disabled or in softirq.
+ * Process context. */
+int pp_do_softirq(void);
+
+/* True if the calling CPU has softirqs raised (NAPI polls scheduled,
+ * tasklets queued). */
 bool pp_softirq_pending(void);
+
+/* Kthreads (<linux/kthread.h>) whose function has not returned yet. */
+unsigned int pp_kthreads_running(void);
+
+/*
+ * The module name that the default KBUILD_MODNAME (<linux/kconfig.h>)
+ * stands for in printk() formats. @name must stay valid; NULL restores the
+ * default, the program's name (program_invocation_short_name). The module
+ * runner sets it (<pagepool/kmod.h>). Any thread.
+ */
+void pp_printk_set_modname(const char *name);
 
 /*
  * Logging, in the style of libbpf_set_print(): the library never writes to

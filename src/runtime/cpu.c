@@ -11,7 +11,8 @@
  *
  * Softirq: the outermost local_bh_disable() enters an RCU read-side
  * section (bh-disabled regions are RCU readers, as in the kernel); the
- * outermost local_bh_enable() runs pending NAPI polls, then leaves it.
+ * outermost local_bh_enable() runs one round of the raised softirqs (NAPI
+ * polls, tasklets: softirq.c), then leaves it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,7 +39,26 @@ __thread struct pp_thread_ctx __pp_ctx __attribute__((tls_model("initial-exec"))
 int __pp_nr_nodes = 1;
 
 static pthread_mutex_t cpu_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long cpu_owned[NR_CPUS / BITS_PER_LONG];
+/* Changed under cpu_lock (atomic bit ops), read locklessly. */
+struct cpumask __pp_cpu_online_mask;
+#define cpu_owned	(__pp_cpu_online_mask.bits)
+const struct cpumask __pp_cpu_possible_mask = { CPU_BITS_ALL };
+
+/* cpumask_of(): one single-bit mask per id, built once at load. */
+static struct cpumask cpu_bit_masks[NR_CPUS];
+
+__attribute__((constructor)) static void cpu_bit_masks_init(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		__cpumask_set_cpu(cpu, &cpu_bit_masks[cpu]);
+}
+
+const struct cpumask *__pp_cpumask_of(unsigned int cpu)
+{
+	return &cpu_bit_masks[cpu < NR_CPUS ? cpu : 0];
+}
 
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
@@ -104,20 +124,18 @@ int pp_thread_register(int cpu)
 	__pp_ctx.cpu = cpu;
 	pthread_setspecific(exit_key, (void *)1);
 	pprt_rcu_thread_online();
+	pprt_softirq_cpu_online(cpu);
 	return cpu;
 }
 
-void pp_thread_unregister(void)
+/* The calling thread stops being @cpu: its tasklets run, the upper
+ * layers drain their per-CPU state, NAPIs left behind are reported. */
+static void cpu_going_offline(int cpu)
 {
-	int cpu = __pp_ctx.cpu;
 	void (*hooks[PPRT_MAX_CPU_HOOKS])(int);
 	int i, n;
 
-	if (cpu < 0)
-		return;
-	WARN(__pp_ctx.preempt_count & SOFTIRQ_MASK,
-	     "pp_thread_unregister() with bottom halves disabled");
-
+	pprt_softirq_cpu_offline(cpu);
 	pthread_mutex_lock(&cpu_lock);
 	n = nr_offline_hooks;
 	for (i = 0; i < n; i++)
@@ -126,6 +144,17 @@ void pp_thread_unregister(void)
 	for (i = n - 1; i >= 0; i--)
 		hooks[i](cpu);
 	pprt_napi_cpu_offline(cpu);
+}
+
+void pp_thread_unregister(void)
+{
+	int cpu = __pp_ctx.cpu;
+
+	if (cpu < 0)
+		return;
+	WARN(__pp_ctx.preempt_count & SOFTIRQ_MASK,
+	     "pp_thread_unregister() with bottom halves disabled");
+	cpu_going_offline(cpu);
 	pprt_rcu_thread_offline();
 
 	pthread_mutex_lock(&cpu_lock);
@@ -134,6 +163,35 @@ void pp_thread_unregister(void)
 	__pp_ctx.cpu = -1;
 	pthread_once(&key_once, key_init);
 	pthread_setspecific(exit_key, NULL);
+}
+
+int pprt_thread_move_cpu(int cpu)
+{
+	int old = __pp_ctx.cpu;
+
+	if (cpu < 0 || cpu >= NR_CPUS)
+		return -EINVAL;
+	if (old == cpu)
+		return cpu;
+	if (old < 0)
+		return pp_thread_register(cpu);
+	/* Claim the new id before giving up the old one, so a failed move
+	 * leaves the thread where it was. */
+	pthread_mutex_lock(&cpu_lock);
+	if (test_bit(cpu, cpu_owned)) {
+		pthread_mutex_unlock(&cpu_lock);
+		return -EBUSY;
+	}
+	set_bit(cpu, cpu_owned);
+	pthread_mutex_unlock(&cpu_lock);
+
+	cpu_going_offline(old);
+	pthread_mutex_lock(&cpu_lock);
+	clear_bit(old, cpu_owned);
+	pthread_mutex_unlock(&cpu_lock);
+	__pp_ctx.cpu = cpu;
+	pprt_softirq_cpu_online(cpu);
+	return cpu;
 }
 
 /* More threads than CPU ids use the library at once: nothing sensible can
@@ -204,7 +262,7 @@ void __pp_local_bh_enable_outer(void)
 	if (__pp_ctx.softirq_pending && !in_hardirq()) {
 		/* Turn the disable into "serving softirq" and run the polls. */
 		__pp_ctx.preempt_count -= SOFTIRQ_DISABLE_OFFSET - SOFTIRQ_OFFSET;
-		pprt_net_rx_action_locked();
+		pprt_softirq_round_locked();
 		__pp_ctx.preempt_count -= SOFTIRQ_OFFSET;
 	} else {
 		__pp_ctx.preempt_count -= SOFTIRQ_DISABLE_OFFSET;

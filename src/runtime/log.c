@@ -9,6 +9,7 @@
  * (printed, then abort()). PAGEPOOL_WARN_ABORT=1 turns every WARN into an
  * abort, to stop in a debugger at the first one.
  */
+#include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -43,12 +44,71 @@ pp_print_fn pp_set_print(pp_print_fn fn)
 	return __atomic_exchange_n(&print_fn, fn, __ATOMIC_ACQ_REL);
 }
 
+static const char *kbuild_modname;
+
+void pp_printk_set_modname(const char *name)
+{
+	__atomic_store_n(&kbuild_modname, name, __ATOMIC_RELEASE);
+}
+
+static const char *modname(void)
+{
+	const char *name = __atomic_load_n(&kbuild_modname, __ATOMIC_ACQUIRE);
+
+	return name ? name : program_invocation_short_name;
+}
+
+/*
+ * Replace each KBUILD_MODNAME placeholder in @fmt by the module name, with
+ * '%' doubled so the name stays text. Returns @fmt itself when there is
+ * none (the common case: one strstr()), @buf when the result fits in it,
+ * else a malloc()ed string the caller frees.
+ */
+static const char *expand_modname(const char *fmt, char *buf, size_t bufsz)
+{
+	static const char mark[] = __PP_KBUILD_MODNAME_PLACEHOLDER;
+	const size_t marklen = sizeof(mark) - 1;
+	const char *name, *p, *q;
+	size_t namelen, need;
+	char *out, *o;
+	int n = 0;
+
+	if (!strstr(fmt, mark))
+		return fmt;
+	name = modname();
+	for (p = name, namelen = 0; *p; p++)
+		namelen += *p == '%' ? 2 : 1;
+	for (p = fmt; (p = strstr(p, mark)); p += marklen)
+		n++;
+	need = strlen(fmt) - (size_t)n * marklen + (size_t)n * namelen + 1;
+	out = need <= bufsz ? buf : malloc(need);
+	if (!out)
+		return fmt;
+	for (o = out, p = fmt; (q = strstr(p, mark)); p = q + marklen) {
+		const char *c;
+
+		memcpy(o, p, (size_t)(q - p));
+		o += q - p;
+		for (c = name; *c; c++) {
+			if (*c == '%')
+				*o++ = '%';
+			*o++ = *c;
+		}
+	}
+	strcpy(o, p);
+	return out;
+}
+
 int vprintk(const char *fmt, va_list args)
 {
 	int level = LOGLEVEL_WARNING;	/* the kernel's default message level */
+	char buf[256];
+	const char *out;
 	pp_print_fn fn;
+	int ret;
 
-	while (fmt[0] == KERN_SOH[0] && fmt[1]) {
+	/* Level prefixes; "\001m" is not one, it is the module name. */
+	while (fmt[0] == KERN_SOH[0] && fmt[1] && fmt[1] != 'm') {
 		if (fmt[1] >= '0' && fmt[1] <= '7')
 			level = fmt[1] - '0';
 		else if (fmt[1] == 'c')
@@ -56,7 +116,13 @@ int vprintk(const char *fmt, va_list args)
 		fmt += 2;
 	}
 	fn = __atomic_load_n(&print_fn, __ATOMIC_ACQUIRE);
-	return fn ? fn(level, fmt, args) : 0;
+	if (!fn)
+		return 0;
+	out = expand_modname(fmt, buf, sizeof(buf));
+	ret = fn(level, out, args);
+	if (out != fmt && out != buf)
+		free((void *)out);
+	return ret;
 }
 
 int printk(const char *fmt, ...)
@@ -113,6 +179,13 @@ void __pp_warn(const char *file, int line, bool print, const char *fmt, ...)
 	}
 	if (env_flag("PAGEPOOL_WARN_ABORT"))
 		abort();
+}
+
+/* A BUILD_BUG() the optimizer did not remove (<linux/build_bug.h>) was
+ * reached. */
+void __pp_build_bug_failed(const char *file, int line)
+{
+	__pp_bug(file, line, "BUILD_BUG() reached");
 }
 
 void __pp_bug(const char *file, int line, const char *what)

@@ -120,7 +120,7 @@ void __napi_schedule(struct napi_struct *n)
 
 	list_add_tail(&n->poll_list, this_poll_list());
 	WRITE_ONCE(n->list_owner, cpu);
-	__pp_ctx.softirq_pending = 1;
+	__pp_ctx.softirq_pending |= __PP_SOFTIRQ_NET_RX;
 }
 
 bool napi_complete_done(struct napi_struct *n, int work_done)
@@ -160,7 +160,7 @@ int pprt_net_rx_action_locked(void)
 	LIST_HEAD(repoll);
 	int budget = NETDEV_BUDGET, total = 0;
 
-	__pp_ctx.softirq_pending = 0;
+	__pp_ctx.softirq_pending &= ~__PP_SOFTIRQ_NET_RX;
 	list_splice_init(poll_list, &list);
 	while (!list_empty(&list)) {
 		struct napi_struct *n = list_first_entry(&list, struct napi_struct, poll_list);
@@ -188,7 +188,7 @@ int pprt_net_rx_action_locked(void)
 	}
 	list_splice_tail_init(&repoll, poll_list);
 	if (!list_empty(poll_list))
-		__pp_ctx.softirq_pending = 1;
+		__pp_ctx.softirq_pending |= __PP_SOFTIRQ_NET_RX;
 	return total;
 }
 

@@ -16,6 +16,12 @@
 #define PPRT_MAX_CPU_HOOKS	8
 int pprt_register_cpu_offline_hook(void (*fn)(int cpu));
 
+/* Make the calling thread CPU @cpu instead of its current id (as
+ * unregister + register, but the thread never goes without an id). Returns
+ * @cpu, -EBUSY if another thread owns @cpu, -EINVAL if out of range. Not
+ * with bottom halves disabled. */
+int pprt_thread_move_cpu(int cpu);
+
 /* RCU read side for library code (a function call, the urcu-memb read
  * side inside). Same semantics as rcu_read_lock()/rcu_read_unlock(). */
 void pprt_rcu_read_lock(void);
@@ -34,5 +40,14 @@ int pprt_net_rx_action_locked(void);
 
 /* A CPU is going away: any NAPI left on its list is reported. */
 void pprt_napi_cpu_offline(int cpu);
+
+/* One round of this CPU's raised softirqs (HI tasklets, NAPI, tasklets),
+ * already inside a softirq section. Returns tasklets run plus NAPI work. */
+int pprt_softirq_round_locked(void);
+
+/* The calling thread gives up / takes CPU id @cpu: enabled tasklets
+ * queued there run first / what a predecessor left queued is raised. */
+void pprt_softirq_cpu_offline(int cpu);
+void pprt_softirq_cpu_online(int cpu);
 
 #endif /* _PP_RUNTIME_INTERNAL_H */

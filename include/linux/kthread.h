@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Kernel threads: each kthread is a thread of its own and a registered CPU
+ * of the runtime (<pagepool/runtime.h>) while its function runs.
+ *
+ * kthread_create() starts the thread and returns once it exists (its pid
+ * is set), stopped, as the kernel's: the function runs after
+ * wake_up_process() (kthread_run() does both). A kthread that was bound
+ * (kthread_bind(), kthread_create_on_cpu(), or set_cpus_allowed_ptr()
+ * before it started) registers as that CPU id and is pinned to the host CPU
+ * of that number when it can be; otherwise it takes the lowest free id. If
+ * the bound id is owned by another thread when the function starts (one
+ * thread per CPU id), a WARN says so and it takes the lowest free id.
+ * When the function returns the thread gives its CPU id back (tasklets it
+ * queued run first) and its result waits for kthread_stop().
+ *
+ * Names (the printf-style @namefmt) are kept in task->comm and given to the
+ * thread (pthread_setname_np), truncated to TASK_COMM_LEN - 1 characters.
+ * Layer: runtime.
+ */
+#ifndef _PP_LINUX_KTHREAD_H
+#define _PP_LINUX_KTHREAD_H
+
+#include <linux/compiler.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/numa.h>
+#include <linux/sched.h>
+
+/*
+ * Create a kthread that will run @threadfn(@data), named by @namefmt.
+ * @node is ignored (memory is not placed per node). Returns the task, or
+ * ERR_PTR(-ENOMEM) if the thread could not be made. Process context.
+ */
+__printf(4, 5)
+struct task_struct *kthread_create_on_node(int (*threadfn)(void *data), void *data,
+					   int node, const char namefmt[], ...);
+
+#define kthread_create(threadfn, data, namefmt, arg...)		\
+	kthread_create_on_node(threadfn, data, NUMA_NO_NODE, namefmt, ##arg)
+
+/*
+ * kthread_create() bound to CPU @cpu; @namefmt may contain one %u (or %d),
+ * which becomes @cpu. Returns the task, ERR_PTR(-EBUSY) if @cpu is owned by
+ * another thread right now (it could never run there), ERR_PTR(-EINVAL) if
+ * @cpu is out of range, or ERR_PTR(-ENOMEM). Process context.
+ */
+struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data), void *data,
+					  unsigned int cpu, const char *namefmt);
+
+/* kthread_create() + wake_up_process(). Returns what kthread_create() did. */
+#define kthread_run(threadfn, data, namefmt, ...)			\
+({									\
+	struct task_struct *__k						\
+		= kthread_create(threadfn, data, namefmt, ## __VA_ARGS__); \
+	if (!IS_ERR(__k))						\
+		wake_up_process(__k);					\
+	__k;								\
+})
+
+/* kthread_create_on_cpu() + wake_up_process(). */
+static inline struct task_struct *
+kthread_run_on_cpu(int (*threadfn)(void *data), void *data, unsigned int cpu,
+		   const char *namefmt)
+{
+	struct task_struct *p = kthread_create_on_cpu(threadfn, data, cpu, namefmt);
+
+	if (!IS_ERR(p))
+		wake_up_process(p);
+	return p;
+}
+
+/* Bind kthread @k, not yet woken, to CPU @cpu (WARN if it already runs). */
+void kthread_bind(struct task_struct *k, unsigned int cpu);
+/* Bind to the first CPU of @mask that is free when @k starts. */
+void kthread_bind_mask(struct task_struct *k, const struct cpumask *mask);
+
+/*
+ * Tell @k to stop (kthread_should_stop() becomes true, and it is woken),
+ * wait for its function to return, and free the task: @k must not be used
+ * afterwards. Returns the function's result, or -EINTR if @k was never
+ * woken (its function does not run then). The caller's CPU runs its raised
+ * softirqs before it waits. Process context, not from @k itself.
+ */
+int kthread_stop(struct task_struct *k);
+/* kthread_stop(), for callers that took a task reference (there are no
+ * references here: the same). */
+int kthread_stop_put(struct task_struct *k);
+
+/* True in a kthread once kthread_stop() was called for it; false outside
+ * kthreads. */
+bool kthread_should_stop(void);
+
+/* Parking is not supported: never asked to park. */
+static inline bool kthread_should_park(void)
+{
+	return false;
+}
+
+static inline bool kthread_should_stop_or_park(void)
+{
+	return kthread_should_stop();
+}
+
+/* The @data a kthread was created with. */
+void *kthread_data(struct task_struct *k);
+
+#endif /* _PP_LINUX_KTHREAD_H */
