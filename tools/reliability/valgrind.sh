@@ -3,7 +3,7 @@
 #
 # valgrind memcheck over every test executable of the unit suite, from a
 # separate build (gcc, -O1 -g, no sanitizers, no -march: valgrind 3.19
-# cannot decode AVX-512, see /work/shared/reference/machine.md section 3),
+# cannot decode AVX-512),
 # and one summary line.
 #
 #   tools/reliability/valgrind.sh [BUILD_DIR]      (default build-vg)
