@@ -20,9 +20,33 @@
 #define __PP_REL	__ATOMIC_RELEASE
 #define __PP_SC		__ATOMIC_SEQ_CST
 
-#define smp_mb()		__atomic_thread_fence(__PP_SC)
-#define smp_rmb()		__atomic_thread_fence(__PP_ACQ)
-#define smp_wmb()		__atomic_thread_fence(__PP_REL)
+/*
+ * ThreadSanitizer does not model fences (gcc warns, -Wtsan, an error with
+ * -Werror) and would report races they prevent. Under it every barrier is
+ * a sequentially consistent read-modify-write of one shared word instead:
+ * on x86 as strong as the fence (a locked instruction is a full barrier),
+ * and an edge TSan understands - stronger than needed, only in TSan builds.
+ * The word is a weak definition in every user, so one is chosen at link.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define __PP_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define __PP_TSAN 1
+#endif
+#endif
+
+#ifdef __PP_TSAN
+__attribute__((weak)) unsigned long __pp_tsan_fence_word;
+#define __pp_fence(order)						\
+	((void)__atomic_fetch_add(&__pp_tsan_fence_word, 0, __PP_SC))
+#else
+#define __pp_fence(order)	__atomic_thread_fence(order)
+#endif
+
+#define smp_mb()		__pp_fence(__PP_SC)
+#define smp_rmb()		__pp_fence(__PP_ACQ)
+#define smp_wmb()		__pp_fence(__PP_REL)
 #define mb()			smp_mb()
 #define rmb()			smp_rmb()
 #define wmb()			smp_wmb()
@@ -34,8 +58,8 @@
  * order against another thread (on x86-64 only the compiler is held back,
  * as the kernel's dma_rmb()/dma_wmb() there).
  */
-#define dma_rmb()		__atomic_thread_fence(__PP_ACQ)
-#define dma_wmb()		__atomic_thread_fence(__PP_REL)
+#define dma_rmb()		__pp_fence(__PP_ACQ)
+#define dma_wmb()		__pp_fence(__PP_REL)
 #define smp_mb__before_atomic()	smp_mb()
 #define smp_mb__after_atomic()	smp_mb()
 #define smp_load_acquire(p)	__atomic_load_n((p), __PP_ACQ)
