@@ -33,8 +33,8 @@
  * the id cannot come from the page without already having the pool. So a
  * frame keeps 6.12's struct xdp_mem_info mem { type, id }, in a union with
  * upstream's mem_type (the same 32 bits as mem.type) and mem_id (the same
- * as mem.id): code of either kernel compiles, and the frame takes 48 bytes
- * of headroom instead of upstream's 40 (6.12's was 40 with u16 lengths).
+ * as mem.id): code of either kernel compiles, and the frame is 40 bytes,
+ * as both kernels' (u16 len and headroom, as theirs).
  *
  * Left out, because an honest version needs what this library does not
  * have:
@@ -340,8 +340,8 @@ static inline bool xdp_buff_add_frag(struct xdp_buff *xdp, netmem_ref netmem,
  */
 struct xdp_frame {
 	void *data;
-	u32 len;
-	u32 headroom;		/* before data, after this struct */
+	u16 len;
+	u16 headroom;		/* before data, after this struct */
 	u32 metasize;		/* uses the lower 8 bits */
 	/* The rxq lives only for the NAPI poll; the type and id travel
 	 * with the frame to other CPUs. */
@@ -360,7 +360,10 @@ struct xdp_frame {
 _Static_assert(offsetof(struct xdp_frame, mem.type) == offsetof(struct xdp_frame, mem_id) - 4 &&
 	       offsetof(struct xdp_frame, mem.id) == offsetof(struct xdp_frame, mem_id),
 	       "mem_type / mem_id alias mem.type / mem.id");
-_Static_assert(sizeof(struct xdp_frame) <= 64, "a frame fits one cache line of headroom");
+/* 40 bytes on 64-bit, as Linux 6.12's and v6.14+'s: xdp_convert_buff_to_frame()
+ * needs that much headroom and leaves headroom - 40 - metasize. */
+_Static_assert(sizeof(struct xdp_frame) == 24 + 2 * sizeof(void *),
+	       "struct xdp_frame has the kernel's size");
 
 static __always_inline bool xdp_frame_has_frags(const struct xdp_frame *frame)
 {

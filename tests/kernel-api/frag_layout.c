@@ -6,13 +6,15 @@
  * 0, 104, 208, ... (39 a 4 KiB page) and 1000-byte ones at 0, 1000, 2000;
  * page_pool_alloc() gives a whole page above half a page and hands the
  * tail to the last fragment that fits; fragment statistics count as 6.12's
- * (every fragment from the current page is a fast allocation). Built as an
- * outside user builds (run.sh).
+ * (every fragment from the current page is a fast allocation); and the
+ * XDP frame's 40 bytes at the head of the buffer. Built as an outside user
+ * builds (run.sh).
  */
 #include "kapi.h"
 
 #include <linux/dma-mapping.h>
 #include <linux/skbuff.h>
+#include <net/xdp.h>
 
 static struct page_pool *make_pool(unsigned int order)
 {
@@ -148,6 +150,42 @@ static void test_alloc_va(void **state)
 	kapi_assert_all_pages_home();
 }
 
+/* xdp_convert_buff_to_frame() puts the 40-byte frame (6.12's and v6.14+'s
+ * size) in the headroom: it needs headroom - metasize >= 40 and leaves
+ * headroom - 40 (include/net/xdp.h of 6.12, xdp_update_frame_from_buff()). */
+static void test_xdp_frame_headroom(void **state)
+{
+	struct xdp_rxq_info rxq = { .mem = { .type = MEM_TYPE_PAGE_ORDER0 } };
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct xdp_frame *frame;
+	struct xdp_buff xdp;
+	unsigned char *hard_start;
+
+	(void)state;
+	assert_non_null(page);
+	hard_start = page_address(page);
+	assert_int_equal(sizeof(struct xdp_frame), 40);
+
+	xdp_init_buff(&xdp, PAGE_SIZE, &rxq);
+	xdp_prepare_buff(&xdp, hard_start, 40, 100, false);
+	frame = xdp_convert_buff_to_frame(&xdp);
+	assert_ptr_equal(frame, hard_start);
+	assert_int_equal(frame->headroom, 0);
+	assert_int_equal(frame->len, 100);
+
+	xdp_prepare_buff(&xdp, hard_start, 39, 100, false);
+	assert_null(xdp_convert_buff_to_frame(&xdp));
+
+	/* 256 bytes of headroom, 8 of them metadata: 216 left. */
+	xdp_prepare_buff(&xdp, hard_start, XDP_PACKET_HEADROOM, 100, true);
+	xdp.data_meta = (unsigned char *)xdp.data - 8;
+	frame = xdp_convert_buff_to_frame(&xdp);
+	assert_non_null(frame);
+	assert_int_equal(frame->headroom, XDP_PACKET_HEADROOM - 40);
+	assert_int_equal(frame->metasize, 8);
+	__free_page(page);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_small_and_aligned),
 		cmocka_unit_test(test_page_pool_alloc_sizes),
 		cmocka_unit_test(test_alloc_va),
+		cmocka_unit_test(test_xdp_frame_headroom),
 	};
 
 	kapi_setup();
