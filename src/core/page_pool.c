@@ -1302,18 +1302,40 @@ void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
 		bulk_len = page_pool_put_bulk_of_first_pool(data, bulk_len);
 }
 
+/*
+ * Linux 6.12's bulk put, with its accounting: one napi-local decision, and
+ * every page for the ring in one producer round, so ring_full counts once
+ * per call however many pages find the ring full (v6.14's netmem bulk
+ * works in rounds of PAGE_POOL_BULK_SIZE). A page that is not @pool's is
+ * reported and sent home as a single put would be.
+ */
 void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 {
-	netmem_ref *netmems = (netmem_ref *)data;
+	netmem_ref *bulk = (netmem_ref *)data;
+	u32 bulk_len = 0;
+	bool allow_direct;
 	int i;
 
 	_Static_assert(sizeof(netmem_ref) == sizeof(void *), "netmems in place of pointers");
-	(void)pool;
 	if (count <= 0)
 		return;
-	for (i = 0; i < count; i++)
-		netmems[i] = page_to_netmem(virt_to_head_page(data[i]));
-	page_pool_put_netmem_bulk(netmems, (u32)count);
+	allow_direct = page_pool_napi_local(pool);
+	for (i = 0; i < count; i++) {
+		netmem_ref netmem = page_to_netmem(virt_to_head_page(data[i]));
+
+		if (unlikely(netmem_get_pp(netmem) != pool)) {
+			__page_pool_put_misdirected(pool, netmem, -1, false);
+			continue;
+		}
+		/* Not the last user of a fragmented page. */
+		if (!page_pool_unref_and_test(netmem))
+			continue;
+		netmem = __page_pool_put_page(pool, netmem, -1, allow_direct);
+		if (netmem)
+			bulk[bulk_len++] = netmem;
+	}
+	if (bulk_len)
+		page_pool_recycle_ring_bulk(pool, bulk, bulk_len);
 }
 
 /* Fragments. */

@@ -246,6 +246,24 @@ static void seq_napi_local(void **state)
 	finish(pool);
 }
 
+/* 6.12's page_pool_put_page_bulk() produces the whole array in one round
+ * and counts ring_full once, however many pages find the ring full. */
+static void seq_bulk_ring_full(void **state)
+{
+	struct page_pool *pool = make_pool(31, NUMA_NO_NODE, NULL);
+	void *data[64];
+	int i;
+
+	(void)state;
+	alloc_n(pool, 64);			/* empty, slow, 63 fast; cache empty */
+	for (i = 0; i < 64; i++)
+		data[i] = page_address(held[--nheld]);
+	page_pool_put_page_bulk(pool, data, 64);	/* 31 in, 33 released */
+	assert_counts(pool, (struct counts){ .fast = 63, .slow = 1, .empty = 1, .ring = 31,
+					     .ring_full = 1 }, "bulk of 64");
+	finish(pool);
+}
+
 /* Order 1: no bulk, every slow allocation is one high-order page. */
 static void seq_high_order(void **state)
 {
@@ -310,6 +328,7 @@ int main(void)
 		BOTH(seq_pool_size_64),
 		BOTH(seq_pool_size_0),
 		BOTH(seq_napi_local),
+		BOTH(seq_bulk_ring_full),
 		BOTH(seq_high_order),
 		BOTH(seq_numa_waive),
 	};
