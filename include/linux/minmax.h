@@ -14,6 +14,8 @@
 ({ type __a = (a); type __b = (b); __pp_cmp(__a, __b, <); })
 #define max_t(type, a, b)						\
 ({ type __a = (a); type __b = (b); __pp_cmp(__a, __b, >); })
+#define min3(a, b, c)		min(min(a, b), c)
+#define max3(a, b, c)		max(max(a, b), c)
 #define clamp(val, lo, hi)	min(max(val, lo), hi)
 #define clamp_t(type, val, lo, hi) min_t(type, max_t(type, val, lo), hi)
 #define swap(a, b)							\

@@ -238,12 +238,8 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 			goto err_free_ring;
 		}
 		/* The lanes and the shared ring together hold at most what
-		 * the kernel's ring would (struct pp_lane). A lane takes a
-		 * sixteenth of the budget at a time, at most 64 (one atomic
-		 * per 64 puts) and at least 1 (tiny pools: exact, an atomic
-		 * per put). */
-		atomic_set(&pool->ring_credits, (int)ring_qsize);
-		pool->lane_credit_batch = clamp(ring_qsize / 16, 1u, 64u);
+		 * the kernel's ring would (struct pp_lane). */
+		atomic64_set(&pool->ring_credits, (s64)ring_qsize);
 	}
 
 	pool->dma_tracking = (u8)default_dma_tracking();
@@ -686,34 +682,88 @@ struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 /* Recycling. */
 
 /*
- * Ring credits (PP_RING_LANES; struct pp_lane explains them). Taking from
- * the pool is a compare-and-exchange loop that never lets the count go
- * below zero; giving back is one atomic add.
+ * Ring credits (PP_RING_LANES; struct pp_lane explains them). One 64-bit
+ * word: the free credits (low half) and the credits lanes may hold unspent
+ * (high half, "held"). A lane that takes credits takes what it needs now
+ * plus some to keep for its next puts, and declares what it keeps: it has
+ * spent everything it kept before (that is why it takes), so its new
+ * declaration replaces its old one. The credits kept by all lanes together
+ * never exceed a 32nd of the ring (page_pool_credits_keep_max()): a CPU
+ * that returned pages and went quiet keeps its declaration, and costs the
+ * other CPUs at most that much room, however many CPUs do it. Each lane
+ * keeps at most its share of that (the 32nd divided among the CPUs that
+ * may return pages) and at most 63 (so at least one atomic per 64 puts);
+ * with nothing to keep, a lane takes one credit per put.
+ * Taking is a compare-and-exchange loop that never lets the free count go
+ * below zero; giving back (the consumer, once per refill) is one add.
  */
-static u32 page_pool_ring_credits_take(struct page_pool *pool, u32 want)
+#define PP_CREDITS(free, held)	(((s64)(u64)(held) << 32) | (free))
+#define PP_CREDITS_FREE(v)	((u32)(u64)(v))
+#define PP_CREDITS_HELD(v)	((u32)((u64)(v) >> 32))
+
+static u32 page_pool_credits_keep_max(const struct page_pool *pool)
 {
-	int avail = atomic_read(&pool->ring_credits);
-	u32 take;
+	return (u32)pool->ring.size / 32;
+}
+
+/* A lane's share of what lanes may keep: among the CPUs registered or
+ * with a lane already, at most 63. */
+static u32 page_pool_lane_keep_share(const struct page_pool *pool)
+{
+	unsigned int cpus = max(num_online_cpus(), (unsigned int)atomic_read(&pool->nr_lanes));
+
+	cpus = max(cpus, 1u);
+	return min(page_pool_credits_keep_max(pool) / cpus, 63u);
+}
+
+/*
+ * Take credits for @need netmems now and, for @lane (NULL: none, keep
+ * nothing), up to its share to keep. Returns how many were taken (@need
+ * plus what is kept, or fewer than @need when the pool has fewer free);
+ * the lane's declaration becomes what it keeps. Caller is the lane's CPU.
+ */
+static u32 page_pool_ring_credits_take(struct page_pool *pool, struct pp_lane *lane, u32 need)
+{
+	s64 v = atomic64_read(&pool->ring_credits), nv;
+	u32 share = lane ? page_pool_lane_keep_share(pool) : 0;
+	u32 free, held, others, got, keep;
 
 	do {
-		if (avail <= 0)
+		free = PP_CREDITS_FREE(v);
+		held = PP_CREDITS_HELD(v);
+		if (!free)
 			return 0;
-		take = min((u32)avail, want);
-	} while (!atomic_try_cmpxchg(&pool->ring_credits, &avail, avail - (int)take));
-	return take;
+		got = min(need, free);
+		keep = 0;
+		others = held;
+		if (lane) {
+			u32 room;
+
+			others = held - lane->credits_kept;
+			room = page_pool_credits_keep_max(pool) > others ?
+			       page_pool_credits_keep_max(pool) - others : 0;
+			if (got == need)
+				keep = min3(share, room, free - got);
+		}
+		nv = PP_CREDITS(free - got - keep, others + keep);
+	} while (!atomic64_try_cmpxchg(&pool->ring_credits, &v, nv));
+	if (lane)
+		lane->credits_kept = keep;
+	return got + keep;
 }
 
 void ppcore_ring_credits_put(struct page_pool *pool, u32 n)
 {
-	atomic_add((int)n, &pool->ring_credits);
+	/* The free count stays below 2^32 (at most the ring's size). */
+	atomic64_add(n, &pool->ring_credits);
 }
 
-/* This CPU's lane has no credit left: take a batch from the pool. False
+/* This CPU's lane has no credit left: take one and some to keep. False
  * when the pool has none: the lanes and the ring hold what the kernel's
  * ring would, the page goes home (ring_full). */
 static noinline bool page_pool_lane_credits_refill(struct page_pool *pool, struct pp_lane *lane)
 {
-	u32 got = page_pool_ring_credits_take(pool, pool->lane_credit_batch);
+	u32 got = page_pool_ring_credits_take(pool, lane, 1);
 
 	lane->credit_end += got;
 	return got;
@@ -747,7 +797,7 @@ static noinline bool page_pool_lane_spill(struct page_pool *pool, netmem_ref net
  * a credit taken from the pool itself. */
 static noinline bool page_pool_lane_spill_uncredited(struct page_pool *pool, netmem_ref netmem)
 {
-	if (!page_pool_ring_credits_take(pool, 1))
+	if (!page_pool_ring_credits_take(pool, NULL, 1))
 		return false;
 	return page_pool_lane_spill(pool, netmem);
 }
@@ -769,6 +819,7 @@ static noinline struct pp_lane *page_pool_lane_create(struct page_pool *pool, in
 	}
 	smp_store_release(&pool->lanes[cpu], lane);
 	set_bit(cpu, pool->lane_mask);
+	atomic_inc(&pool->nr_lanes);
 	return lane;
 }
 
@@ -788,12 +839,11 @@ static u32 page_pool_lane_take_credits(struct page_pool *pool, int cpu, u32 n,
 		lane = page_pool_lane_create(pool, cpu);
 	*lanep = lane;
 	if (!lane)
-		return page_pool_ring_credits_take(pool, n);
+		return page_pool_ring_credits_take(pool, NULL, n);
 	held = (u32)(lane->credit_end - lane->produced);
-	/* What is missing, plus a batch for the puts to come. */
+	/* What is missing, plus some to keep for the puts to come. */
 	if (held < n)
-		lane->credit_end += page_pool_ring_credits_take(pool,
-							n - held + pool->lane_credit_batch);
+		lane->credit_end += page_pool_ring_credits_take(pool, lane, n - held);
 	return (u32)min_t(u64, lane->credit_end - lane->produced, n);
 }
 
@@ -855,11 +905,14 @@ static __always_inline enum pp_lane_put page_pool_lane_produce_last(struct page_
 	if (unlikely(!lane->ring.size) || __atomic_load_n(slot, __ATOMIC_RELAXED)) {
 		/* A lane as large as the pool's ring is full where the
 		 * kernel's ring would be (the same ptr_ring, the same slots
-		 * still uncleared): ring full, the credit stays unspent. A
-		 * smaller lane spills, the credit going with the page. */
-		if (lane->ring.size == pool->ring.size)
-			return PP_LANE_NO_CREDIT;
+		 * still uncleared): ring full, and the credit goes back (a
+		 * lane keeps no more than it declared). A smaller lane
+		 * spills, the credit going with the page. */
 		lane->credit_end--;
+		if (lane->ring.size == pool->ring.size) {
+			ppcore_ring_credits_put(pool, 1);
+			return PP_LANE_NO_CREDIT;
+		}
 		return PP_LANE_SPILL;
 	}
 	lane->ring.producer = p + 1 < lane->ring.size ? p + 1 : 0;
@@ -1194,11 +1247,13 @@ static u32 page_pool_recycle_lane_bulk(struct page_pool *pool, netmem_ref *bulk,
 		/* Credited netmems the lane had no room for take their
 		 * credits to the shared ring - unless the lane is as large
 		 * as the ring: then the ring is full, as the kernel's would
-		 * be, and the credits stay unspent in the lane. */
-		if (lane->ring.size == pool->ring.size)
+		 * be, and the credits go back. */
+		lane->credit_end -= *credited - done;
+		if (lane->ring.size == pool->ring.size) {
+			if (*credited > done)
+				ppcore_ring_credits_put(pool, *credited - done);
 			*credited = done;
-		else
-			lane->credit_end -= *credited - done;
+		}
 	}
 	local_bh_enable();
 	return done;

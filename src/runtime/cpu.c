@@ -42,6 +42,21 @@ static pthread_mutex_t cpu_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Changed under cpu_lock (atomic bit ops), read locklessly. */
 struct cpumask __pp_cpu_online_mask;
 #define cpu_owned	(__pp_cpu_online_mask.bits)
+/* Bits set in cpu_owned, kept beside it under cpu_lock: page_pool asks
+ * for it on paths that run every few dozen puts (ring credits). */
+static unsigned int nr_owned;
+
+static void cpu_own(int cpu)
+{
+	set_bit(cpu, cpu_owned);
+	WRITE_ONCE(nr_owned, nr_owned + 1);
+}
+
+static void cpu_disown(int cpu)
+{
+	clear_bit(cpu, cpu_owned);
+	WRITE_ONCE(nr_owned, nr_owned - 1);
+}
 const struct cpumask __pp_cpu_possible_mask = { CPU_BITS_ALL };
 
 /* cpumask_of(): one single-bit mask per id, built once at load. */
@@ -118,7 +133,7 @@ int pp_thread_register(int cpu)
 		pthread_mutex_unlock(&cpu_lock);
 		return -EBUSY;
 	}
-	set_bit(cpu, cpu_owned);
+	cpu_own(cpu);
 	pthread_mutex_unlock(&cpu_lock);
 
 	__pp_ctx.cpu = cpu;
@@ -158,7 +173,7 @@ void pp_thread_unregister(void)
 	pprt_rcu_thread_offline();
 
 	pthread_mutex_lock(&cpu_lock);
-	clear_bit(cpu, cpu_owned);
+	cpu_disown(cpu);
 	pthread_mutex_unlock(&cpu_lock);
 	__pp_ctx.cpu = -1;
 	pthread_once(&key_once, key_init);
@@ -182,12 +197,12 @@ int pprt_thread_move_cpu(int cpu)
 		pthread_mutex_unlock(&cpu_lock);
 		return -EBUSY;
 	}
-	set_bit(cpu, cpu_owned);
+	cpu_own(cpu);
 	pthread_mutex_unlock(&cpu_lock);
 
 	cpu_going_offline(old);
 	pthread_mutex_lock(&cpu_lock);
-	clear_bit(old, cpu_owned);
+	cpu_disown(old);
 	pthread_mutex_unlock(&cpu_lock);
 	__pp_ctx.cpu = cpu;
 	pprt_softirq_cpu_online(cpu);
@@ -228,11 +243,7 @@ bool cpu_online(int cpu)
 
 unsigned int num_online_cpus(void)
 {
-	unsigned int i, n = 0;
-
-	for (i = 0; i < ARRAY_SIZE(cpu_owned); i++)
-		n += hweight_long(__atomic_load_n(&cpu_owned[i], __ATOMIC_RELAXED));
-	return n;
+	return READ_ONCE(nr_owned);
 }
 
 int pp_nr_registered_cpus(void)

@@ -302,7 +302,7 @@ static long ring_used(const struct ptr_ring *r)
 /* The kernel's bound on returned pages, and the lanes' credit books. */
 static int check_ring_bound(struct ppinv *c, const struct page_pool *pool, u32 id)
 {
-	long parked = ring_used(&pool->ring), unspent = 0, credits;
+	long parked = ring_used(&pool->ring), unspent = 0, credits, held, declared = 0;
 	int cpu;
 
 	if (pool->lanes) {
@@ -314,6 +314,14 @@ static int check_ring_bound(struct ppinv *c, const struct page_pool *pool, u32 i
 			lane = pool->lanes[cpu];
 			parked += ring_used(&lane->ring);
 			unspent += (long)(lane->credit_end - lane->produced);
+			declared += lane->credits_kept;
+			if ((long)(lane->credit_end - lane->produced) > (long)lane->credits_kept) {
+				ppinv_fail(c, PPINV_RING_BOUND,
+					   "pool %u: lane %d keeps %ld credits, declared %u",
+					   id, cpu, (long)(lane->credit_end - lane->produced),
+					   lane->credits_kept);
+				return 1;
+			}
 		}
 	}
 	if (parked > pool->ring.size) {
@@ -323,11 +331,19 @@ static int check_ring_bound(struct ppinv *c, const struct page_pool *pool, u32 i
 	}
 	if (!pool->lanes)
 		return 0;
-	credits = atomic_read(&pool->ring_credits);
-	if (credits < 0 || credits + unspent + parked != pool->ring.size) {
+	credits = (long)(u32)atomic64_read(&pool->ring_credits);
+	held = (long)(atomic64_read(&pool->ring_credits) >> 32);
+	if (credits + unspent + parked != pool->ring.size) {
 		ppinv_fail(c, PPINV_RING_BOUND,
 			   "pool %u: ring credits %ld free + %ld unspent + %ld parked != %d",
 			   id, credits, unspent, parked, pool->ring.size);
+		return 1;
+	}
+	/* What lanes may keep is declared, and capped at a 32nd of the ring. */
+	if (held != declared || held > pool->ring.size / 32) {
+		ppinv_fail(c, PPINV_RING_BOUND,
+			   "pool %u: lanes keep %ld credits declared as %ld, at most %d",
+			   id, declared, held, pool->ring.size / 32);
 		return 1;
 	}
 	return 0;

@@ -237,11 +237,11 @@ static void test_ring_bound(void **state)
 	if (pool->lanes) {
 		/* A credit appears from nowhere: the books do not add up,
 		 * and the lanes could park more than the kernel's ring. */
-		atomic_inc(&pool->ring_credits);
+		atomic64_inc(&pool->ring_credits);
 		assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 1);
 		assert_fired(&c, PPINV_RING_BOUND, 1);
 		assert_non_null(strstr(c.last, "ring credits"));
-		atomic_dec(&pool->ring_credits);
+		atomic64_dec(&pool->ring_credits);
 	}
 	/* A ring that claims fewer slots than it holds pages. */
 	checker(&c);

@@ -94,10 +94,12 @@ enum pp_dma_tracking {
  * 0, at most 16384). The pool starts with that many credits; a page put
  * into a lane or the shared ring spends one, and the consumer gives them
  * back as it refills. A producer takes credits from the pool in batches
- * (page_pool::lane_credit_batch) so the common put needs no atomic; the
- * price is that a lane may sit on up to a batch less one of unspent
- * credits, so with several returning CPUs a put may find the pool "full"
- * that many pages earlier than the kernel's ring would. A lane is a
+ * so the common put needs no atomic; the price is that a lane keeps what
+ * it did not spend until its CPU puts again. What all lanes keep together
+ * is capped at a 32nd of the ring (src/core/page_pool.c), so with several
+ * returning CPUs a put may find the pool "full" at most that many pages
+ * earlier than the kernel's ring would, however many CPUs went quiet with
+ * credits in hand. A lane is a
  * ptr_ring of min(ring size, PP_LANE_SIZE) slots; when that is the whole
  * ring size, a full lane is a full ring (no spill), so with one returning
  * CPU ring and ring_full count exactly as the kernel's, consumed slots
@@ -110,6 +112,7 @@ struct pp_lane {
 	struct ptr_ring ring;
 	u64 produced;
 	u64 credit_end;
+	u32 credits_kept;	/* declared in page_pool::ring_credits */
 };
 
 struct device;
@@ -258,7 +261,7 @@ struct page_pool {
 	struct pp_lane **lanes;
 	unsigned long lane_mask[NR_CPUS / BITS_PER_LONG];
 	u32 lane_cursor;		/* consumer's round-robin start */
-	u32 lane_credit_batch;		/* credits a lane takes at a time */
+	atomic_t nr_lanes;		/* lanes made (bits in lane_mask) */
 
 	/* DMA tracking (src/core/dma_track.c): the design and its state. */
 	u8 dma_tracking;		/* enum pp_dma_tracking */
@@ -271,10 +274,11 @@ struct page_pool {
 	struct page_pool_recycle_stats __percpu *recycle_stats;
 	atomic_t pages_state_release_cnt ____cacheline_aligned_in_smp;
 
-	/* PP_RING_LANES: ring credits not held by any lane (see struct
-	 * pp_lane). Taken by producers a batch at a time, given back by the
-	 * consumer once per refill. */
-	atomic_t ring_credits ____cacheline_aligned_in_smp;
+	/* PP_RING_LANES: the free ring credits and those lanes declared
+	 * they keep (see struct pp_lane and src/core/page_pool.c). Taken
+	 * by producers a batch at a time, given back by the consumer once
+	 * per refill. */
+	atomic64_t ring_credits ____cacheline_aligned_in_smp;
 
 	/* Users: the driver, plus one per XDP memory-model registration. */
 	refcount_t user_cnt;
