@@ -32,6 +32,7 @@
 #include <linux/list.h>
 #include <linux/notifier.h>
 #include <linux/poison.h>
+#include <linux/prefetch.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <net/netdev_rx_queue.h>
