@@ -152,6 +152,7 @@ struct net_device {
 	unsigned int flags;
 	unsigned int mtu, min_mtu, max_mtu;
 	unsigned short type;
+	unsigned short hard_header_len;	/* link header bytes: ETH_HLEN for Ethernet */
 	unsigned char addr_len;
 	enum netdev_reg_state reg_state;
 	unsigned char perm_addr[MAX_ADDR_LEN];
