@@ -7,8 +7,8 @@
 #include <linux/netdevice.h>
 #include <string.h>
 
-/* Ethernet defaults: "eth%d", MTU 1500, ARPHRD_ETHER, broadcast ff:..:ff,
- * a random locally administered MAC. */
+/* Ethernet defaults: "eth%d", MTU 1500, ARPHRD_ETHER, a 14-byte link header
+ * (hard_header_len), broadcast ff:..:ff, a random locally administered MAC. */
 void ether_setup(struct net_device *dev);
 void eth_random_addr(u8 *addr);
 

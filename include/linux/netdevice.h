@@ -32,6 +32,7 @@
 #include <linux/list.h>
 #include <linux/notifier.h>
 #include <linux/poison.h>
+#include <linux/prefetch.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <net/netdev_rx_queue.h>
@@ -102,12 +103,56 @@ struct net_device_ops {
 			    struct xdp_frame **xdp, u32 flags);
 };
 
+/*
+ * The interface's legacy counters (ndev->stats.rx_packets++ in netsec,
+ * cpsw and most older drivers), with the kernel's field names and order.
+ * Each is also reachable as an atomic_long_t, __<name>, for the
+ * DEV_STATS_*() helpers that lockless paths use. Nothing here reads them.
+ */
+#define __PP_NET_DEV_STAT(name)		\
+	union {				\
+		unsigned long name;	\
+		atomic_long_t __##name;	\
+	}
+
+struct net_device_stats {
+	__PP_NET_DEV_STAT(rx_packets);
+	__PP_NET_DEV_STAT(tx_packets);
+	__PP_NET_DEV_STAT(rx_bytes);
+	__PP_NET_DEV_STAT(tx_bytes);
+	__PP_NET_DEV_STAT(rx_errors);
+	__PP_NET_DEV_STAT(tx_errors);
+	__PP_NET_DEV_STAT(rx_dropped);
+	__PP_NET_DEV_STAT(tx_dropped);
+	__PP_NET_DEV_STAT(multicast);
+	__PP_NET_DEV_STAT(collisions);
+	__PP_NET_DEV_STAT(rx_length_errors);
+	__PP_NET_DEV_STAT(rx_over_errors);
+	__PP_NET_DEV_STAT(rx_crc_errors);
+	__PP_NET_DEV_STAT(rx_frame_errors);
+	__PP_NET_DEV_STAT(rx_fifo_errors);
+	__PP_NET_DEV_STAT(rx_missed_errors);
+	__PP_NET_DEV_STAT(tx_aborted_errors);
+	__PP_NET_DEV_STAT(tx_carrier_errors);
+	__PP_NET_DEV_STAT(tx_fifo_errors);
+	__PP_NET_DEV_STAT(tx_heartbeat_errors);
+	__PP_NET_DEV_STAT(tx_window_errors);
+	__PP_NET_DEV_STAT(rx_compressed);
+	__PP_NET_DEV_STAT(tx_compressed);
+};
+#undef __PP_NET_DEV_STAT
+
+#define DEV_STATS_INC(dev, field)	atomic_long_inc(&(dev)->stats.__##field)
+#define DEV_STATS_ADD(dev, field, val)	atomic_long_add((val), &(dev)->stats.__##field)
+#define DEV_STATS_READ(dev, field)	atomic_long_read(&(dev)->stats.__##field)
+
 struct net_device {
 	char name[IFNAMSIZ];
 	int ifindex;
 	unsigned int flags;
 	unsigned int mtu, min_mtu, max_mtu;
 	unsigned short type;
+	unsigned short hard_header_len;	/* link header bytes: ETH_HLEN for Ethernet */
 	unsigned char addr_len;
 	enum netdev_reg_state reg_state;
 	unsigned char perm_addr[MAX_ADDR_LEN];
@@ -115,6 +160,7 @@ struct net_device {
 	const unsigned char *dev_addr;
 	unsigned char dev_addr_storage[MAX_ADDR_LEN];
 	const struct net_device_ops *netdev_ops;
+	struct net_device_stats stats;	/* legacy counters (see above) */
 	struct list_head napi_list;
 	struct list_head dev_list;		/* all registered devices */
 	struct netdev_rx_queue *_rx;

@@ -37,6 +37,26 @@
 /* The buffer size that leaves X bytes of data plus skb_shared_info. */
 #define SKB_HEAD_ALIGN(X)	(SKB_DATA_ALIGN(X) + SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
 
+/*
+ * RX buffer headroom, as drivers size it (with XDP_PACKET_HEADROOM):
+ * NET_IP_ALIGN shifts the frame so the IP header after the 14-byte
+ * Ethernet header is 4-byte aligned - 0 on x86-64, where unaligned loads
+ * cost nothing and the kernel's <asm/processor.h> sets it so, 2 on every
+ * other target; NET_SKB_PAD is the headroom the stack wants in front of a
+ * received frame, at least 32 bytes and a cache line.
+ */
+#ifndef NET_IP_ALIGN
+#if defined(__x86_64__) || defined(__i386__)
+#define NET_IP_ALIGN	0
+#else
+#define NET_IP_ALIGN	2
+#endif
+#endif
+
+#ifndef NET_SKB_PAD
+#define NET_SKB_PAD	max(32, L1_CACHE_BYTES)
+#endif
+
 struct sk_buff;
 
 typedef struct skb_frag {

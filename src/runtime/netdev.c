@@ -142,6 +142,7 @@ struct net_device *alloc_netdev_mqs(int sizeof_priv, const char *name,
 void ether_setup(struct net_device *dev)
 {
 	dev->type = ARPHRD_ETHER;
+	dev->hard_header_len = ETH_HLEN;
 	dev->mtu = ETH_DATA_LEN;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_DATA_LEN;

@@ -6,12 +6,15 @@
 # `pkg-config --cflags --libs pagepool` (and cmocka's, for the test
 # framework) and nothing else - no -D, no -I into the source tree - and run
 # it. The in-tree build's own flags once hid a stats bug from every test.
-# Usage: run.sh BUILD_DIR SOURCE_DIR PROGRAM.c [CC]
+# Usage: run.sh BUILD_DIR SOURCE_DIR PROGRAM.c [CC [MORE.c ...]]
+# MORE.c are further translation units of the same program (the driver
+# test in drivers/); the program is named after PROGRAM.c.
 set -eu
 build=$1
 src=$2
 prog=$3
 cc=${4:-cc}
+shift $(( $# < 4 ? $# : 4 ))
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 
@@ -24,6 +27,6 @@ flags=$(pkg-config --define-variable=prefix="$dest$prefix" --cflags --libs pagep
 libdir=$(pkg-config --define-variable=prefix="$dest$prefix" --variable=libdir pagepool)
 
 name=$(basename "$prog" .c)
-echo "$cc -std=gnu11 -Wall -Wextra -Werror -o $name $name.c $flags"
-"$cc" -std=gnu11 -Wall -Wextra -Werror -o "$dest/$name" "$prog" $flags
+echo "$cc -std=gnu11 -Wall -Wextra -Werror -o $name $name.c${*:+ $*} $flags"
+"$cc" -std=gnu11 -Wall -Wextra -Werror -o "$dest/$name" "$prog" "$@" $flags
 LD_LIBRARY_PATH="$libdir" "$dest/$name"

@@ -42,6 +42,7 @@ static void test_register_lifecycle(void **state)
 	b = alloc_etherdev(0);
 	assert_non_null(a);
 	assert_int_equal(a->mtu, 1500);
+	assert_int_equal(a->hard_header_len, ETH_HLEN);
 	assert_true(is_valid_ether_addr(a->dev_addr));
 	assert_true(((unsigned long)netdev_priv(a) & 63) == 0);
 	assert_int_equal(register_netdev(a), 0);
