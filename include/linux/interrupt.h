@@ -16,7 +16,9 @@
  * When it runs: at the points where the kernel would run a softirq raised
  * by that CPU without preempting its task, namely
  *   - the outermost local_bh_enable() (or spin_unlock_bh() ...),
- *   - right after a softirq handler, when it was raised from softirq,
+ *   - right after a softirq handler, when it was raised from softirq (up
+ *     to the kernel's 10 rounds; a NAPI raised again is polled at the
+ *     next of these points instead),
  *   - when the CPU's task blocks: mutex_lock() on a held mutex,
  *     wait_for_completion(), schedule(), schedule_timeout(), msleep() and
  *     kthread_stop() first run the pending softirqs (ksoftirqd's job while

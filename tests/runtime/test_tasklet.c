@@ -120,6 +120,39 @@ static void test_reschedule_from_callback(void **state)
 	assert_int_equal(s.runs, 2);
 }
 
+/* The same through local_bh_enable(): handlers that raise more run in
+ * restart rounds there too, as in the kernel's __do_softirq() (3 runs of
+ * a HI and a normal tasklet that reschedule themselves, in one enable). */
+static int resched_hi_runs, resched_runs;
+static struct tasklet_struct resched_hi, resched;
+
+static void resched_hi_cb(struct tasklet_struct *t)
+{
+	if (++resched_hi_runs < 3)
+		tasklet_hi_schedule(t);
+}
+
+static void resched_cb(struct tasklet_struct *t)
+{
+	if (++resched_runs < 3)
+		tasklet_schedule(t);
+}
+
+static void test_reschedule_within_bh_enable(void **state)
+{
+	(void)state;
+	resched_hi_runs = resched_runs = 0;
+	tasklet_setup(&resched_hi, resched_hi_cb);
+	tasklet_setup(&resched, resched_cb);
+	local_bh_disable();
+	tasklet_hi_schedule(&resched_hi);
+	tasklet_schedule(&resched);
+	local_bh_enable();
+	assert_int_equal(resched_hi_runs, 3);
+	assert_int_equal(resched_runs, 3);
+	assert_false(pp_softirq_pending());
+}
+
 static void test_disabled_stays_queued(void **state)
 {
 	struct seen s;
@@ -264,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_runs_in_softirq_on_its_cpu),
 		cmocka_unit_test(test_hi_first_and_do_softirq),
 		cmocka_unit_test(test_reschedule_from_callback),
+		cmocka_unit_test(test_reschedule_within_bh_enable),
 		cmocka_unit_test(test_disabled_stays_queued),
 		cmocka_unit_test(test_init_and_declare),
 		cmocka_unit_test(test_blocking_runs_softirqs),
