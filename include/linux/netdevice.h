@@ -256,6 +256,35 @@ int unregister_netdevice_notifier(struct notifier_block *nb);
  * softirq (NAPI) section. */
 void synchronize_net(void);
 
+/*
+ * Queue types, from UAPI <linux/netdev.h> where the system's headers are
+ * Linux 6.8's or newer; older ones (Debian 12 ships 6.1's) lack them and
+ * get the kernel's values here.
+ */
+#if __has_include(<linux/netdev.h>)
+#include <linux/netdev.h>
+#endif
+#include <linux/version.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+enum netdev_queue_type {
+	NETDEV_QUEUE_TYPE_RX,
+	NETDEV_QUEUE_TYPE_TX,
+};
+#endif
+
+/* Tie queue @queue_index of @dev to @napi (NULL: untie), as drivers do
+ * when they enable a NAPI. RX queues keep it (netdev_rx_queue::napi);
+ * there are no TX queue objects here, so a TX tie is accepted and kept
+ * nowhere. The kernel's WARN for a NAPI without a device is kept. */
+static inline void netif_queue_set_napi(struct net_device *dev, unsigned int queue_index,
+					enum netdev_queue_type type, struct napi_struct *napi)
+{
+	if (WARN_ON_ONCE(napi && !napi->dev))
+		return;
+	if (type == NETDEV_QUEUE_TYPE_RX && queue_index < dev->num_rx_queues)
+		__netif_get_rx_queue(dev, queue_index)->napi = napi;
+}
+
 /* NAPI. */
 void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
 			   int (*poll)(struct napi_struct *, int), int weight);

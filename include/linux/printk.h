@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <linux/compiler.h>
+#include <linux/types.h>
 
 #define KERN_SOH	"\001"
 #define KERN_EMERG	KERN_SOH "0"
