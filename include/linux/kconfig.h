@@ -37,8 +37,9 @@
  * line defines nothing, so the default is a placeholder string that
  * printk() replaces, while it prints, with the module's name: the one the
  * module runner found (see <linux/module.h>), else the program's name
- * (basename of argv[0]). Only format strings are rewritten; code that
- * uses KBUILD_MODNAME as a value sees the two placeholder bytes.
+ * (basename of argv[0]; under the runner with - as _, as kbuild names
+ * modules). Only format strings are rewritten; code that uses
+ * KBUILD_MODNAME as a value sees the two placeholder bytes.
  */
 #define __PP_KBUILD_MODNAME_PLACEHOLDER	"\001m"
 #ifndef KBUILD_MODNAME

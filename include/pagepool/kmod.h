@@ -17,7 +17,8 @@
  *      (KERN_DEBUG too with PAGEPOOL_DEBUG=1), with no prefix of its own:
  *      a line carries the module name when the module's pr_fmt() puts it
  *      there, as in dmesg. The name is the module's KBUILD_MODNAME when it
- *      was compiled with -DKBUILD_MODNAME='"name"', else the program's name.
+ *      was compiled with -DKBUILD_MODNAME='"name"', else the program's name
+ *      with '-' as '_' (kbuild's rule).
  *   3. Joins the arguments with spaces, as insmod does, and parses them
  *      against the module's module_param()s with the kernel's parse_args()
  *      (<linux/moduleparam.h>): name=value, "name" alone for bool, double

@@ -73,11 +73,14 @@ static const char *modinfo_next(const char *p)
 }
 
 /* The module's name: a KBUILD_MODNAME given at compile time, else the
- * program's name. */
+ * program's name with '-' as '_', as kbuild makes a module's name from
+ * its file name. */
 static const char *module_name(const char *argv0)
 {
 	static const char placeholder[] = __PP_KBUILD_MODNAME_PLACEHOLDER;
+	static char from_file[64];
 	const char *p, *slash;
+	size_t i;
 
 	for (p = modinfo_next(NULL); p; p = modinfo_next(p)) {
 		if (strncmp(p, NAME_TAG, strlen(NAME_TAG)))
@@ -87,7 +90,11 @@ static const char *module_name(const char *argv0)
 			return p;
 	}
 	slash = strrchr(argv0, '/');
-	return slash ? slash + 1 : argv0;
+	snprintf(from_file, sizeof(from_file), "%s", slash ? slash + 1 : argv0);
+	for (i = 0; from_file[i]; i++)
+		if (from_file[i] == '-')
+			from_file[i] = '_';
+	return from_file;
 }
 
 /* --help: the module's tags as modinfo prints them, parameters last with
