@@ -77,4 +77,25 @@ static inline struct page_pool_stats kapi_stats(const struct page_pool *pool)
 	return st;
 }
 
+/* cmocka set-ups that choose the return design of the pools a test makes:
+ * BOTH(test) runs a test on the lanes (the default) and on the kernel's
+ * ptr_ring. */
+static inline int kapi_ring_lanes(void **state)
+{
+	(void)state;
+	pp_page_pool_set_ring_mode(PP_RING_LANES);
+	return 0;
+}
+
+static inline int kapi_ring_ptr_ring(void **state)
+{
+	(void)state;
+	pp_page_pool_set_ring_mode(PP_RING_PTR_RING);
+	return 0;
+}
+
+#define BOTH(fn)							\
+	cmocka_unit_test_setup(fn, kapi_ring_lanes),			\
+	cmocka_unit_test_setup(fn, kapi_ring_ptr_ring)
+
 #endif /* PP_KAPI_H */

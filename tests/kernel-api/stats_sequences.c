@@ -301,23 +301,6 @@ static void seq_numa_waive(void **state)
 	finish(pool);
 }
 
-static int ring_lanes(void **state)
-{
-	(void)state;
-	pp_page_pool_set_ring_mode(PP_RING_LANES);
-	return 0;
-}
-
-static int ring_ptr_ring(void **state)
-{
-	(void)state;
-	pp_page_pool_set_ring_mode(PP_RING_PTR_RING);
-	return 0;
-}
-
-#define BOTH(fn)							\
-	cmocka_unit_test_setup(fn, ring_lanes),				\
-	cmocka_unit_test_setup(fn, ring_ptr_ring)
 
 int main(void)
 {
