@@ -86,7 +86,6 @@ static struct page *ppdma_alloc(struct device *dev, size_t size,
 	dma_addr_t addr = DMA_MAPPING_ERROR;
 	struct page *page = NULL;
 	struct ppdma_slot *s;
-	bool bound;
 
 	if (!size)
 		return NULL;
@@ -105,15 +104,8 @@ static struct page *ppdma_alloc(struct device *dev, size_t size,
 		return page;
 	}
 
-	s = ppdma_op_begin(d, &bound);
-	if (unlikely(!valid_dma_direction(dir))) {
-		ppdma_bad_dir(d, PP_DMA_OP_MAP, addr, size, dir);
+	if (!ppdma_op_begin_checked(d, PP_DMA_OP_MAP, addr, size, dir, &s))
 		goto out;
-	}
-	if (unlikely(!bound)) {
-		ppdma_after_unbind(d, PP_DMA_OP_MAP, addr, size);
-		goto out;
-	}
 	if (unlikely(fail))
 		goto out;
 	page = ppdma_alloc_block(dev, size, gfp, nowarn);

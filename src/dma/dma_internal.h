@@ -244,6 +244,30 @@ void ppdma_after_unbind(struct pp_dma_dev *d, enum pp_dma_op op,
 /* Report an invalid direction. */
 void ppdma_bad_dir(struct pp_dma_dev *d, enum pp_dma_op op, dma_addr_t addr,
 		   size_t size, enum dma_data_direction dir);
+/*
+ * Open an op section for @op on [@addr, +@size) in @dir, as every DMA call
+ * does: true if the call may go on; false after reporting an invalid
+ * direction or a call on an unbound device. Either way *@s is the open
+ * section, and the caller MUST close it with ppdma_op_end().
+ */
+static inline bool ppdma_op_begin_checked(struct pp_dma_dev *d, enum pp_dma_op op,
+					  dma_addr_t addr, size_t size,
+					  enum dma_data_direction dir, struct ppdma_slot **s)
+{
+	bool bound;
+
+	*s = ppdma_op_begin(d, &bound);
+	if (unlikely(!valid_dma_direction(dir))) {
+		ppdma_bad_dir(d, op, addr, size, dir);
+		return false;
+	}
+	if (unlikely(!bound)) {
+		ppdma_after_unbind(d, op, addr, size);
+		return false;
+	}
+	return true;
+}
+
 /* @size bytes at @offset into @page are inside the arena and inside the
  * page's block; else a WARN (naming @dev) and false. */
 bool ppdma_map_args_ok(const struct device *dev, const struct page *page,

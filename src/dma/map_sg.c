@@ -84,7 +84,6 @@ static int ppdma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	struct scatterlist *s;
 	struct ppdma_slot *sl;
 	int ret = -EIO, i;
-	bool bound;
 
 	if (!d) {
 		if (fail || !valid_dma_direction(dir))
@@ -95,15 +94,8 @@ static int ppdma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 					 ppdma_stream_limit(dev));
 	}
 
-	sl = ppdma_op_begin(d, &bound);
-	if (unlikely(!valid_dma_direction(dir))) {
-		ppdma_bad_dir(d, PP_DMA_OP_MAP, DMA_MAPPING_ERROR, 0, dir);
+	if (!ppdma_op_begin_checked(d, PP_DMA_OP_MAP, DMA_MAPPING_ERROR, 0, dir, &sl))
 		goto out;
-	}
-	if (unlikely(!bound)) {
-		ppdma_after_unbind(d, PP_DMA_OP_MAP, DMA_MAPPING_ERROR, 0);
-		goto out;
-	}
 	if (unlikely(fail))
 		goto out;
 	if (!ppdma_sg_ok(dev, sg, nents)) {
@@ -185,19 +177,11 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	struct scatterlist *s;
 	struct ppdma_slot *sl;
 	int n = 0, removed = 0, i;
-	bool bound;
 
 	if (!d || nents <= 0)
 		return;		/* dma-direct, coherent: nothing to undo */
-	sl = ppdma_op_begin(d, &bound);
-	if (unlikely(!valid_dma_direction(dir))) {
-		ppdma_bad_dir(d, PP_DMA_OP_UNMAP, sg_dma_address(sg), sg_dma_len(sg), dir);
+	if (!ppdma_op_begin_checked(d, PP_DMA_OP_UNMAP, sg_dma_address(sg), sg_dma_len(sg), dir, &sl))
 		goto out;
-	}
-	if (unlikely(!bound)) {
-		ppdma_after_unbind(d, PP_DMA_OP_UNMAP, sg_dma_address(sg), sg_dma_len(sg));
-		goto out;
-	}
 	/* Debug first, as for a single unmap: only segments it knew as live
 	 * reach the backend. */
 	n = d->debug ? ppdma_debug_unmap_sg(d, sg, nents, dir) :
@@ -229,19 +213,11 @@ static void ppdma_sync_sg(struct device *dev, struct scatterlist *sg,
 	struct scatterlist *s;
 	struct ppdma_slot *sl;
 	int n = 0, i;
-	bool bound;
 
 	if (!d || nelems <= 0)
 		return;		/* coherent: no cache to maintain */
-	sl = ppdma_op_begin(d, &bound);
-	if (unlikely(!valid_dma_direction(dir))) {
-		ppdma_bad_dir(d, op, sg_dma_address(sg), sg_dma_len(sg), dir);
+	if (!ppdma_op_begin_checked(d, op, sg_dma_address(sg), sg_dma_len(sg), dir, &sl))
 		goto out;
-	}
-	if (unlikely(!bound)) {
-		ppdma_after_unbind(d, op, sg_dma_address(sg), sg_dma_len(sg));
-		goto out;
-	}
 	n = ppdma_sg_segments(sg, nelems);
 	for_each_sg(sg, s, n, i) {
 		if (d->debug)

@@ -139,17 +139,9 @@ static dma_addr_t ppdma_map(struct pp_dma_dev *d, struct page *page,
 	dma_addr_t addr = DMA_MAPPING_ERROR;
 	bool fail = pp_should_fail(PP_FAULT_DMA_MAP);
 	struct ppdma_slot *s;
-	bool bound;
 
-	s = ppdma_op_begin(d, &bound);
-	if (unlikely(!valid_dma_direction(dir))) {
-		ppdma_bad_dir(d, PP_DMA_OP_MAP, addr, size, dir);
+	if (!ppdma_op_begin_checked(d, PP_DMA_OP_MAP, addr, size, dir, &s))
 		goto out;
-	}
-	if (unlikely(!bound)) {
-		ppdma_after_unbind(d, PP_DMA_OP_MAP, addr, size);
-		goto out;
-	}
 	if (unlikely(fail))
 		goto out;
 	if (flags & PPDMA_MAP_MMIO) {
@@ -254,19 +246,11 @@ static void ppdma_unmap(struct device *dev, dma_addr_t addr, size_t size,
 {
 	struct pp_dma_dev *d = to_ppdma(dev);
 	struct ppdma_slot *s;
-	bool bound;
 
 	if (unlikely(!d))
 		return;		/* dma-direct, coherent: nothing to undo */
-	s = ppdma_op_begin(d, &bound);
-	if (unlikely(!valid_dma_direction(dir))) {
-		ppdma_bad_dir(d, PP_DMA_OP_UNMAP, addr, size, dir);
+	if (!ppdma_op_begin_checked(d, PP_DMA_OP_UNMAP, addr, size, dir, &s))
 		goto out;
-	}
-	if (unlikely(!bound)) {
-		ppdma_after_unbind(d, PP_DMA_OP_UNMAP, addr, size);
-		goto out;
-	}
 	/* Debug first: a double unmap must not reach the backend (it would
 	 * free the IOVA twice), and the record must be gone before the
 	 * backend frees the address for reuse by another map. */
@@ -317,19 +301,11 @@ static void ppdma_sync(struct device *dev, dma_addr_t addr, size_t size,
 				      PP_DMA_OP_SYNC_FOR_DEVICE;
 	struct pp_dma_dev *d = to_ppdma(dev);
 	struct ppdma_slot *s;
-	bool bound;
 
 	if (unlikely(!d))
 		return;		/* coherent: no cache to maintain */
-	s = ppdma_op_begin(d, &bound);
-	if (unlikely(!valid_dma_direction(dir))) {
-		ppdma_bad_dir(d, op, addr, size, dir);
+	if (!ppdma_op_begin_checked(d, op, addr, size, dir, &s))
 		goto out;
-	}
-	if (unlikely(!bound)) {
-		ppdma_after_unbind(d, op, addr, size);
-		goto out;
-	}
 	if (d->debug)
 		ppdma_debug_sync(d, addr, size, dir, for_cpu);
 	d->be->sync(d, addr, size, dir, for_cpu);
