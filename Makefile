@@ -20,9 +20,12 @@ PKGS_SAN   := clang llvm libclang-rt-14-dev
 PKGS_BENCH := dpdk-dev libdpdk-dev gnuplot-nox
 
 # ASan+UBSan build options. (A literal comma would end a $(call) argument.)
+# The sanitizer build is also the CONFIG_DEBUG_NET build (meson -Ddebug_net):
+# the suites run once with the costly misuse checks (test-asan) and once
+# without them (test, test-tsan).
 comma           := ,
 ASAN_MESON_ARGS := -Db_sanitize=address$(comma)undefined -Db_lundef=false \
-		   -Dc_args=-fno-sanitize-recover=all
+		   -Dc_args=-fno-sanitize-recover=all -Ddebug_net=true
 
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
 	   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
