@@ -7,6 +7,8 @@
 # framework) and nothing else - no -D, no -I into the source tree - and run
 # it. The in-tree build's own flags once hid a stats bug from every test.
 # Usage: run.sh BUILD_DIR SOURCE_DIR PROGRAM.c [CC [MORE.c ...]]
+# KAPI_EXTRA_CFLAGS in the environment: flags a sanitizer build's users
+# need too (the hardening suite passes -fsanitize=... there).
 # MORE.c are further translation units of the same program (the driver
 # test in drivers/); the program is named after PROGRAM.c.
 set -eu
@@ -27,6 +29,7 @@ flags=$(pkg-config --define-variable=prefix="$dest$prefix" --cflags --libs pagep
 libdir=$(pkg-config --define-variable=prefix="$dest$prefix" --variable=libdir pagepool)
 
 name=$(basename "$prog" .c)
-echo "$cc -std=gnu11 -Wall -Wextra -Werror -o $name $name.c${*:+ $*} $flags"
-"$cc" -std=gnu11 -Wall -Wextra -Werror -o "$dest/$name" "$prog" "$@" $flags
+extra=${KAPI_EXTRA_CFLAGS:-}
+echo "$cc -std=gnu11 -Wall -Wextra -Werror${extra:+ $extra} -o $name $name.c${*:+ $*} $flags"
+"$cc" -std=gnu11 -Wall -Wextra -Werror $extra -o "$dest/$name" "$prog" "$@" $flags
 LD_LIBRARY_PATH="$libdir" "$dest/$name"
