@@ -104,8 +104,11 @@ clean:
 #                       from its own gcc -O1 -g build without sanitizers
 #                       (build-vg): zero errors, zero definite or indirect
 #                       leaks (memory reachable at exit is allowed).
-#   make fuzz           the libFuzzer harness (clang, ASan+UBSan; build-fuzz)
-#                       for FUZZ_SECONDS from the committed corpus.
+#   make fuzz           the libFuzzer targets (clang, ASan+UBSan, debug_net;
+#                       build-fuzz) for FUZZ_SECONDS from the committed
+#                       corpus: two thirds to fuzz_pool (the fast target),
+#                       the rest to fuzz_pagepool (IOMMU + DMA-API debug);
+#                       one summary line each.
 #   make stress         the stress program for STRESS_SECONDS under
 #                       ASan+UBSan and under TSan (the build-asan and
 #                       build-tsan trees of test-asan / test-tsan; TSan with

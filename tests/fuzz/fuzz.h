@@ -8,8 +8,9 @@
  * Input: one configuration byte, then operations, each an opcode byte
  * (taken modulo FZ_OP_NR) and the argument bytes it reads; reads past the
  * end give 0, and the input ends the sequence. The configuration byte:
- *   bit 0     devices in use: 1 (IOMMU) or 2 (IOMMU and direct), both
- *             with DMA-API debug on;
+ *   bit 0     devices in use: 1 or 2 (full target: IOMMU, then direct,
+ *             both with DMA-API debug; fast target: direct, then direct
+ *             with DMA-API debug - see below);
  *   bits 1-2  roles (logical CPUs) 1..3 (value 3 reads as 3);
  *   bit 3     ring design of the pools created: lanes or ptr_ring;
  *   bits 4-5  DMA tracking of the pools created: index (0, 3), items (1),
@@ -17,7 +18,7 @@
  *             whose violations the checker then expects (invariants.h);
  *   bit 6     XDP return path: the page's pool (direct) or the mem-id
  *             lookup (when built with the XDP layer).
- * A memory-provider device (IOMMU, debug) and a region provider bound to
+ * A memory-provider device (full: IOMMU, debug; fast: direct) and a region provider bound to
  * RX queue 0 of a registered net_device, both made once at start-up, serve
  * memory-provider pools; that device is never unbound.
  *
@@ -74,8 +75,19 @@ enum fz_op {
 	FZ_OP_STRAY_PUT,	/* slot bulk: misuse - put a page no pool owns */
 	FZ_OP_ALLOC_DESTROYED,	/* pick: misuse - allocate from a destroyed pool */
 	FZ_OP_DESTROY_AGAIN,	/* pick: misuse - destroy a destroyed pool again */
-	FZ_OP_XDP,		/* what arg: XDP register / unregister / return a
-				 * frame / return mode (when built with XDP) */
+	FZ_OP_XDP,		/* what arg how: XDP register / unregister / return
+				 * a frame / return mode; misuse: a stale frame,
+				 * the mem model registered twice, a frame twice
+				 * in one bulk (when built with XDP) */
+	/* Misuse of issue 12 (the hardening), appended so older inputs keep
+	 * their meaning. */
+	FZ_OP_BULK_DUP,		/* item how: the same page twice in one bulk */
+	FZ_OP_ALLOC_ZERO,	/* slot how: size-0 va/frag allocations */
+	FZ_OP_ABA,		/* slot how: stale put after the page changed pools */
+	FZ_OP_MP_PAGE_ALLOC,	/* slot how: page/va allocation on a provider pool */
+	FZ_OP_FRAG_OVERPUT,	/* item how: one put more than fragments held */
+	FZ_OP_DEV_GONE,		/* slot how: pp_device_destroy() under a live pool */
+	FZ_OP_BAD_ARGS,		/* what: NULL/NaN arguments to the pp_* API */
 	FZ_OP_NR,
 };
 
@@ -88,7 +100,31 @@ enum fz_op {
 #define FZ_DEV_MP	FZ_MAX_DEVS	/* index of the memory-provider device */
 #define FZ_CPU_BASE	200	/* role r is logical CPU FZ_CPU_BASE + r */
 #define FZ_MP_NIOVS	192	/* buffers of the region provider */
+
+/*
+ * The two targets, one source (meson builds it twice):
+ *   fuzz_pagepool (the full target): a 16 MiB arena on two simulated NUMA
+ *     nodes, an IOMMU device and a direct one, both with DMA-API debug,
+ *     the provider on an IOMMU device with debug, pool sizes up to 65536;
+ *   fuzz_pool (PP_FUZZ_FAST, the fast target, for the pool and XDP paths):
+ *     an 8 MiB arena on one node (two blocks of the largest order, the
+ *     allocator's unit: one is the region provider's, one serves the
+ *     pools; the end-of-input walk covers 2048 struct pages, not 4096,
+ *     and the pools run dry sooner, a path worth fuzzing), device 0 direct without DMA-API debug (the
+ *     cheap backend: a map is an address computation), device 1 - in
+ *     inputs that ask for two - direct with DMA-API debug (so the DMA
+ *     checks still run on part of the pools), the provider on a direct
+ *     device without debug, and small pool sizes (rings of at most 256, so
+ *     creating and emptying one is cheap). The input format is the same:
+ *     one corpus serves both.
+ */
+#ifdef PP_FUZZ_FAST
+#define FZ_ARENA_MB	8	/* one node, two MAX_PAGE_ORDER blocks */
+#define FZ_NR_NODES	1
+#else
 #define FZ_ARENA_MB	16	/* two simulated NUMA nodes of 8 MiB */
+#define FZ_NR_NODES	2
+#endif
 
 enum fz_rec_state { REC_FREE, REC_ACTIVE, REC_ZOMBIE };
 
@@ -102,6 +138,8 @@ struct fz_pool {
 	int dev;		/* device index if it DMA-maps, else -1 */
 	bool dma_map, mp, napi_on;
 	bool track_off;		/* created with DMA tracking off */
+	bool orphan;		/* its device was destroyed under it
+				 * (FZ_OP_DEV_GONE): no more allocations */
 	bool exact;		/* zombie with nothing parked: inflight == held */
 	unsigned int order;
 	long held;		/* distinct netmems the model holds a pp ref on */
@@ -128,6 +166,7 @@ struct fz_totals {
 	unsigned long unbinds, rebinds, late_returns, polls, role_switches;
 	unsigned long misuse, faults_armed, skipped;
 	unsigned long xdp_regs, xdp_frames;
+	unsigned long misuse_ops[FZ_OP_NR];	/* declared misuse, per op */
 };
 
 struct fz_state {
@@ -141,6 +180,7 @@ struct fz_state {
 	struct fz_totals t;
 	int default_tracking;		/* the library's, restored per input */
 	int default_xdp_mode;		/* likewise, the XDP return path */
+	unsigned long misuse_at_begin;	/* fz.t.misuse when the input began */
 
 	/* Per input. */
 	const uint8_t *data;
@@ -161,6 +201,36 @@ struct fz_state {
 };
 
 extern struct fz_state fz;
+
+/*
+ * The misuse of issue 12, each a declared misuse operation whose report
+ * the checker requires. Each needs its fix in the library; a kind whose
+ * fix is not in the tree being fuzzed is switched off (the operation
+ * consumes its arguments and is skipped), so the corpus replay stays a
+ * regression test on every tree. FZ_MISUSE_LANDED names the kinds on;
+ * PP_FUZZ_MISUSE=all (or a hex mask) in the environment overrides it, to
+ * show a kind failing on a tree without its fix.
+ */
+enum fz_misuse {
+	FZ_MU_STALE_XDP,	/* stale frame after its pool and mem id are gone */
+	FZ_MU_DEV_GONE,		/* pp_device_destroy() under live pools */
+	FZ_MU_BULK_DUP,		/* a page twice in one page_pool bulk */
+	FZ_MU_XDP_BULK_DUP,	/* a frame twice in one xdp_frame_bulk */
+	FZ_MU_ALLOC_ZERO,	/* size-0 va/frag allocations */
+	FZ_MU_ABA,		/* stale put after the page changed pools */
+	FZ_MU_WRONG_POOL,	/* put naming another pool: refused */
+	FZ_MU_MP_PAGE,		/* page/va allocation on a provider pool */
+	FZ_MU_REG_TWICE,	/* xdp_rxq_info_reg_mem_model() twice */
+	FZ_MU_FRAG_OVERPUT,	/* a fragment put once more than held */
+	FZ_MU_BAD_ARGS,		/* NULL/NaN arguments to the pp_* API */
+	FZ_MU_NR,
+};
+
+#ifndef FZ_MISUSE_LANDED
+#define FZ_MISUSE_LANDED	0u
+#endif
+
+bool fz_misuse_on(enum fz_misuse kind);
 
 /* Input. */
 static inline bool fz_more(void)
@@ -193,6 +263,20 @@ unsigned long fz_faults_injected(void);
 
 /* fuzz_ops.c */
 void fz_run_op(bool in_poll);
+struct fz_cause {
+	unsigned long faults, alloc_failed, map_errors;
+};
+void fz_cause_snap(struct fz_cause *c, const struct fz_pool *r);
+bool fz_had_cause(const struct fz_cause *before, const struct fz_pool *r);
+int fz_free_rec(void);
+/* fuzz_misuse.c: the misuse operations of issue 12 */
+void fz_op_bulk_dup(void);
+void fz_op_alloc_zero(void);
+void fz_op_aba(bool in_poll);
+void fz_op_mp_page_alloc(void);
+void fz_op_frag_overput(void);
+void fz_op_dev_gone(bool in_poll);
+void fz_op_bad_args(void);
 /* fuzz_xdp.c */
 void fz_op_xdp(bool in_poll);
 int fz_napi_poll(struct napi_struct *napi, int budget);

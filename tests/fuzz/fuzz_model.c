@@ -36,6 +36,9 @@
 #include "fuzz.h"
 
 struct fz_state fz;
+#ifdef PP_FUZZ_FAST
+static unsigned long arena_total;	/* the arena's pages (check_home()) */
+#endif
 
 /* The library's messages: kept (the last LOG_LINES) for a failure report,
  * never printed otherwise - violations that are expected would flood the
@@ -97,6 +100,22 @@ void fz_fail(enum ppinv_kind kind, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	ppinv_fail(&fz.inv, kind, "%s", msg);
+}
+
+static unsigned int misuse_mask = FZ_MISUSE_LANDED;
+
+bool fz_misuse_on(enum fz_misuse kind)
+{
+	return misuse_mask & (1u << kind);
+}
+
+static void misuse_from_env(void)
+{
+	const char *v = getenv("PP_FUZZ_MISUSE");
+
+	if (!v || !*v)
+		return;
+	misuse_mask = !strcmp(v, "all") ? (1u << FZ_MU_NR) - 1 : (unsigned int)strtoul(v, NULL, 16);
 }
 
 unsigned long fz_faults_injected(void)
@@ -395,9 +414,9 @@ static void mp_setup(void)
 
 /* Set-up, once. */
 
-static struct device *make_dev(const char *name, enum pp_dma_backend be)
+static struct device *make_dev(const char *name, enum pp_dma_backend be, unsigned int flags)
 {
-	struct device *dev = pp_device_create(name, be, PP_DMA_DEBUG);
+	struct device *dev = pp_device_create(name, be, flags);
 
 	if (IS_ERR_OR_NULL(dev)) {
 		fprintf(stderr, "fuzz: cannot create device %s\n", name);
@@ -407,7 +426,11 @@ static struct device *make_dev(const char *name, enum pp_dma_backend be)
 	return dev;
 }
 
+#ifdef PP_FUZZ_FAST
+const char *fz_summary_label = "fuzz-pool";
+#else
 const char *fz_summary_label = "fuzz";
+#endif
 
 static void print_at_exit(void)
 {
@@ -417,7 +440,7 @@ static void print_at_exit(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct pp_mem_config cfg = { .size = (size_t)FZ_ARENA_MB << 20, .nr_nodes = 2 };
+	struct pp_mem_config cfg = { .size = (size_t)FZ_ARENA_MB << 20, .nr_nodes = FZ_NR_NODES };
 	const char *v = getenv("PP_FUZZ_VERBOSE");
 
 	(void)argc;
@@ -425,6 +448,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (fz.ready)
 		return 0;
 	log_verbose = v && *v == '1';
+	misuse_from_env();
 	pp_set_print(fz_print);
 	if (pp_mem_init(&cfg)) {
 		fprintf(stderr, "fuzz: pp_mem_init failed\n");
@@ -443,14 +467,29 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	ppinv_init(&fz.inv);
 	fz.inv.quiet = false;
 	fz.inv.on_failure = on_failure;
-	fz.devs[0] = make_dev("fz-iommu", PP_DMA_IOMMU);
-	fz.devs[1] = make_dev("fz-direct", PP_DMA_DIRECT);
-	fz.devs[FZ_DEV_MP] = make_dev("fz-mp", PP_DMA_IOMMU);
+#ifdef PP_FUZZ_FAST
+	/* The cheap backend (fuzz.h); DMA-API debug on the second device. */
+	fz.devs[0] = make_dev("fz-direct", PP_DMA_DIRECT, 0);
+	fz.devs[1] = make_dev("fz-direct-debug", PP_DMA_DIRECT, PP_DMA_DEBUG);
+	fz.devs[FZ_DEV_MP] = make_dev("fz-mp", PP_DMA_DIRECT, 0);
+#else
+	fz.devs[0] = make_dev("fz-iommu", PP_DMA_IOMMU, PP_DMA_DEBUG);
+	fz.devs[1] = make_dev("fz-direct", PP_DMA_DIRECT, PP_DMA_DEBUG);
+	fz.devs[FZ_DEV_MP] = make_dev("fz-mp", PP_DMA_IOMMU, PP_DMA_DEBUG);
+#endif
 	fz.netdev = alloc_etherdev_mqs(0, 1, 2);
 	if (!fz.netdev || register_netdev(fz.netdev))
 		abort();
 	mp_setup();
 	ppinv_rebase(&fz.inv);
+#ifdef PP_FUZZ_FAST
+	{
+		struct pp_mem_stats st;
+
+		pp_mem_get_stats(&st);
+		arena_total = st.total_pages;
+	}
+#endif
 	fz.ready = true;
 	atexit(print_at_exit);
 	return 0;
@@ -492,6 +531,64 @@ static void begin_input(const uint8_t *data, size_t size)
 #endif
 	ppinv_rebase(&fz.inv);
 }
+
+/*
+ * Everything gone: no pool listed, no mapping live, every page home.
+ *
+ * The full target walks the arena after every input (ppinv_check_idle():
+ * the free count and the walker's count of pages still marked page_pool).
+ * The fast target proves "every page home" per input from counters alone
+ * - the buddy lists' free blocks of every order plus every CPU's per-CPU
+ * list, against the arena's size: a page never given back is missing
+ * from them - and relies on the page allocator for "no page_pool mark
+ * left": a page freed while still marked is counted (freed_pp_page) and
+ * the step check fails on it. What counters cannot see is a mark written
+ * into a page that is already free (a stray write through a stale
+ * pointer); the walk finds that, and runs after every input that did a
+ * declared misuse (where stale pointers are used on purpose, so the
+ * guilty input is the one reported) and every FZ_WALK_EVERY inputs.
+ */
+#ifdef PP_FUZZ_FAST
+#define FZ_WALK_EVERY	64
+
+static unsigned long arena_free_counted(void)
+{
+	unsigned long n = 0;
+	unsigned int o;
+	int nid, cpu;
+
+	for (nid = 0; nid < FZ_NR_NODES; nid++) {
+		for (o = 0; o <= MAX_PAGE_ORDER; o++)
+			n += pp_mem_free_blocks(nid, o) << o;
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			n += pp_mem_pcp_count(cpu, nid);
+	}
+	return n;
+}
+
+static void check_home(void)
+{
+	unsigned long nfree;
+
+	if (fz.t.misuse != fz.misuse_at_begin || fz.t.inputs % FZ_WALK_EVERY == 0) {
+		ppinv_check_idle(&fz.inv);
+		return;
+	}
+	ppinv_check_step(&fz.inv);
+	ppinv_check_no_pools(&fz.inv);
+	nfree = arena_free_counted();
+	if (nfree + fz.inv.resident_pages != arena_total)
+		fz_fail(PPINV_PAGE_LEAKED, "%ld page(s) never came home (free %lu + resident %lu of %lu)",
+			(long)(arena_total - nfree - fz.inv.resident_pages), nfree,
+			fz.inv.resident_pages, arena_total);
+	ppinv_check_dma_idle(&fz.inv);
+}
+#else
+static void check_home(void)
+{
+	ppinv_check_idle(&fz.inv);
+}
+#endif
 
 /* Give everything back, destroy everything, and prove it is all home. */
 static void end_input(void)
@@ -566,7 +663,7 @@ static void end_input(void)
 		ppinv_device_settled(&fz.inv, dev);
 	}
 	mp_check_home();
-	ppinv_check_idle(&fz.inv);
+	check_home();
 	pp_page_pool_set_ring_mode(PP_RING_LANES);
 	pp_page_pool_set_dma_tracking(fz.default_tracking);
 #ifdef PP_FUZZ_HAVE_XDP
@@ -579,6 +676,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fz.ready)
 		LLVMFuzzerInitialize(NULL, NULL);
 	fz.t.inputs++;
+	fz.misuse_at_begin = fz.t.misuse;
 	begin_input(data, size);
 	while (fz_more() && fz.nops < FZ_MAX_OPS)
 		fz_run_op(false);
@@ -588,7 +686,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 void fz_print_summary(const char *label)
 {
-	char inv_label[64];
+	static const struct { enum fz_op op; const char *name; } mu[] = {
+		{ FZ_OP_WRONG_POOL, "wrong_pool" }, { FZ_OP_BULK_DUP, "bulk_dup" },
+		{ FZ_OP_ALLOC_ZERO, "alloc_zero" }, { FZ_OP_ABA, "aba" },
+		{ FZ_OP_MP_PAGE_ALLOC, "mp_page_alloc" }, { FZ_OP_FRAG_OVERPUT, "frag_overput" },
+		{ FZ_OP_DEV_GONE, "dev_gone" }, { FZ_OP_BAD_ARGS, "bad_args" },
+		{ FZ_OP_XDP, "xdp" },
+	};
+	char inv_label[64], per[512];
+	unsigned long total = 0;
+	size_t i, n = 0;
+
+	per[0] = 0;
+	for (i = 0; i < sizeof(mu) / sizeof(mu[0]); i++) {
+		total += fz.t.misuse_ops[mu[i].op];
+		n += (size_t)snprintf(per + n, sizeof(per) - n, " %s=%lu", mu[i].name,
+				      fz.t.misuse_ops[mu[i].op]);
+	}
 
 	fprintf(stderr,
 		"%s: inputs=%lu ops=%lu allocs=%lu alloc_null=%lu returns=%lu bulk_returns=%lu creates=%lu create_errors=%lu destroys=%lu destroyed_with_inflight=%lu late_returns=%lu unbinds=%lu rebinds=%lu napi_polls=%lu role_switches=%lu xdp_regs=%lu xdp_frames=%lu misuse=%lu faults_armed=%lu faults_injected=%lu\n",
@@ -598,6 +712,8 @@ void fz_print_summary(const char *label)
 		fz.t.polls, fz.t.role_switches, fz.t.xdp_regs, fz.t.xdp_frames, fz.t.misuse,
 		fz.t.faults_armed,
 		fz_faults_injected());
+	/* The misuse of issue 12, by operation, and which kinds are on. */
+	fprintf(stderr, "%s: misuse_issue12=%lu%s kinds_on=%#x\n", label, total, per, misuse_mask);
 	snprintf(inv_label, sizeof(inv_label), "%s invariants", label);
 	ppinv_print_summary(&fz.inv, stderr, inv_label);
 }

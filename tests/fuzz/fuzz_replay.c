@@ -92,7 +92,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s <input file or directory>...\n", argv[0]);
 		return 2;
 	}
+#ifdef PP_FUZZ_FAST
+	fz_summary_label = "fuzz-replay-pool";
+#else
 	fz_summary_label = "fuzz-replay";
+#endif
 	LLVMFuzzerInitialize(&argc, &argv);
 	for (i = 1; i < argc; i++)
 		runs += run_path(argv[i]);

@@ -104,17 +104,185 @@ static void xdp_return(uint8_t b, uint8_t how)
 	fz_after_put(ri);
 }
 
+/* Misuse (issue 12). */
+
+/*
+ * A stale frame: made from a page of a pool registered as an RX queue's
+ * memory model, then the page goes back, the queue unregisters and the
+ * pool is destroyed - pool and mem id gone, the page free (pp_ref_count 1,
+ * its struct page's pool word a free-list link now) - and the frame is
+ * returned with the mem-id lookup. Reported (a WARN) and the page left
+ * alone: still free, no pool's. All inside the operation, with a pool and
+ * a queue of its own, so nothing else can take the page meanwhile.
+ */
+static void xdp_stale(uint8_t how)
+{
+	struct page_pool_params pp = { .pool_size = 16, .nid = NUMA_NO_NODE };
+	struct xdp_frame_bulk bq;
+	struct xdp_rxq_info rxq;
+	struct xdp_frame *xdpf;
+	struct xdp_buff xdp;
+	struct page_pool *pool;
+	struct page *page;
+	int mode;
+
+	pool = page_pool_create(&pp);
+	if (IS_ERR_OR_NULL(pool))
+		goto skip;
+	memset(&rxq, 0, sizeof(rxq));
+	if (xdp_rxq_info_reg(&rxq, fz.netdev, 1, 0)) {
+		page_pool_destroy(pool);
+		goto skip;
+	}
+	if (xdp_rxq_info_reg_mem_model(&rxq, MEM_TYPE_PAGE_POOL, pool)) {
+		xdp_rxq_info_unreg(&rxq);
+		page_pool_destroy(pool);
+		goto skip;
+	}
+	page = page_pool_dev_alloc_pages(pool);
+	if (!page) {
+		xdp_rxq_info_unreg(&rxq);
+		page_pool_destroy(pool);
+		goto skip;
+	}
+	xdp_init_buff(&xdp, PAGE_SIZE, &rxq);
+	xdp_prepare_buff(&xdp, page_address(page), 256, 64, false);
+	xdpf = xdp_convert_buff_to_frame(&xdp);
+	page_pool_put_full_page(pool, page, false);
+	xdp_rxq_info_unreg(&rxq);
+	page_pool_destroy(pool);
+	pp_workqueue_run_all();
+	if (!xdpf || page_pool_page_is_pp(page)) {
+		if (!xdpf)
+			fz_fail(PPINV_API, "xdp_convert_buff_to_frame() refused a valid buffer");
+		else
+			fz_fail(PPINV_PP_PAGE_LEFT, "page %#lx still a page_pool page after its pool went",
+				(unsigned long)page_to_netmem(page));
+		return;
+	}
+	mode = pp_xdp_set_return_mode(PP_XDP_RETURN_LOOKUP);
+	switch (how % 3) {
+	case 0:
+		xdp_return_frame(xdpf);
+		break;
+	case 1:
+		xdp_frame_bulk_init(&bq);
+		rcu_read_lock();
+		xdp_return_frame_bulk(xdpf, &bq);
+		xdp_flush_frame_bulk(&bq);
+		rcu_read_unlock();
+		break;
+	case 2:
+		if (fz_in_softirq())
+			xdp_return_frame_rx_napi(xdpf);
+		else
+			xdp_return_frame(xdpf);
+		break;
+	}
+	pp_xdp_set_return_mode(mode);
+	ppinv_expect_warns(&fz.inv, 1);
+	fz.t.misuse++;
+	fz.t.misuse_ops[FZ_OP_XDP]++;
+	if (page_ref_count(page) != 0 || page_pool_page_is_pp(page))
+		fz_fail(PPINV_HELD_PAGE, "a stale XDP frame touched free page %#lx: refcount %d, pp %d",
+			(unsigned long)page_to_netmem(page), page_ref_count(page),
+			page_pool_page_is_pp(page));
+	return;
+skip:
+	fz.t.skipped++;
+}
+
+/* xdp_rxq_info_reg_mem_model() on a queue that has a memory model: refused
+ * (an error and a WARN), and nothing changes - the first pool keeps its one
+ * user reference (the unregistration later must free it: a second
+ * reference or mem id left behind would keep the pool alive). */
+static void xdp_reg_twice(uint8_t arg, uint8_t how)
+{
+	struct fz_pool *r = NULL, *other;
+	int i, err;
+
+	for (i = 0; i < FZ_MAX_POOLS && !r; i++) {
+		struct fz_pool *x = &fz.pools[(arg + i) % FZ_MAX_POOLS];
+
+		if (x->state != REC_FREE && x->xdp_reg)
+			r = x;
+	}
+	if (!r) {
+		fz.t.skipped++;
+		return;
+	}
+	other = fz_slot_rec(how, NULL);
+	if (!other || other->state != REC_ACTIVE || (how & 0x80))
+		other = r;
+	err = xdp_rxq_info_reg_mem_model(&r->rxq, MEM_TYPE_PAGE_POOL, other->pool);
+	if (!err)
+		fz_fail(PPINV_API, "xdp_rxq_info_reg_mem_model() on a registered queue (pool %u, then %u) succeeded",
+			r->id, other->id);
+	ppinv_expect_warns(&fz.inv, 1);
+	fz.t.misuse++;
+	fz.t.misuse_ops[FZ_OP_XDP]++;
+}
+
+/* The same frame twice in one xdp_frame_bulk: the flush puts the page in
+ * one page_pool bulk twice - the second a pp_ref_count underflow,
+ * reported (WARN, ref_underflow) and skipped. */
+static void xdp_bulk_dup(uint8_t b)
+{
+	struct xdp_frame_bulk bq;
+	struct xdp_frame *xdpf;
+	struct xdp_buff xdp;
+	struct fz_page *e = NULL;
+	struct fz_pool *r;
+	int i, ri;
+
+	for (i = 0; i < fz.nr_pages && !e; i++) {
+		struct fz_page *x = &fz.pages[(b + i) % fz.nr_pages];
+
+		if (x->refs == 1 && !x->stack_refs && !x->page_refs && x->whole &&
+		    !netmem_is_net_iov(x->nm) && fz.pools[x->rec].xdp_reg &&
+		    fz.pools[x->rec].state == REC_ACTIVE)
+			e = x;
+	}
+	if (!e) {
+		fz.t.skipped++;
+		return;
+	}
+	ri = e->rec;
+	r = &fz.pools[ri];
+	xdp_init_buff(&xdp, PAGE_SIZE << r->order, &r->rxq);
+	xdp_prepare_buff(&xdp, netmem_address(e->nm), 256, 64, false);
+	xdpf = xdp_convert_buff_to_frame(&xdp);
+	if (!xdpf) {
+		fz_fail(PPINV_API, "xdp_convert_buff_to_frame() refused a valid buffer");
+		return;
+	}
+	xdp_frame_bulk_init(&bq);
+	rcu_read_lock();
+	xdp_return_frame_bulk(xdpf, &bq);
+	xdp_return_frame_bulk(xdpf, &bq);
+	xdp_flush_frame_bulk(&bq);
+	rcu_read_unlock();
+	ppinv_expect_warns(&fz.inv, 1);
+	ppinv_expect_misuse(&fz.inv, 0, 0, 1);
+	fz.t.misuse++;
+	fz.t.misuse_ops[FZ_OP_XDP]++;
+	fz.t.xdp_frames++;
+	fz_drop_ref(e);
+	fz_after_put(ri);
+}
+
 /* XDP register/return (DESIGN.md section 6): register a slot's pool as an
  * RX queue's memory model, unregister one (the last user destroys), return
  * a held page as a frame, or switch the return path (page's pool / mem-id
- * lookup). Registration and unregistration sleep: not in softirq. */
+ * lookup); and the misuse above. Registration and unregistration sleep:
+ * not in softirq. */
 void fz_op_xdp(bool in_poll)
 {
 	uint8_t what = fz_u8(), arg = fz_u8(), how = fz_u8();
 	struct fz_pool *r;
 	int i;
 
-	switch (what % 4) {
+	switch (what % 7) {
 	case 0:
 		r = fz_slot_rec(arg, NULL);
 		if (in_poll || fz_in_softirq() || !r || r->xdp_reg)
@@ -138,6 +306,22 @@ void fz_op_xdp(bool in_poll)
 		return;
 	case 3:
 		pp_xdp_set_return_mode(how & 1 ? PP_XDP_RETURN_LOOKUP : PP_XDP_RETURN_DIRECT);
+		return;
+	case 4:
+		/* (Creating and destroying pools: not in softirq.) */
+		if (!fz_misuse_on(FZ_MU_STALE_XDP) || in_poll || fz_in_softirq())
+			break;
+		xdp_stale(how);
+		return;
+	case 5:
+		if (!fz_misuse_on(FZ_MU_REG_TWICE) || in_poll || fz_in_softirq())
+			break;
+		xdp_reg_twice(arg, how);
+		return;
+	case 6:
+		if (!fz_misuse_on(FZ_MU_XDP_BULK_DUP))
+			break;
+		xdp_bulk_dup(arg);
 		return;
 	}
 	fz.t.skipped++;

@@ -303,14 +303,16 @@ static long ring_used(const struct ptr_ring *r)
 static int check_ring_bound(struct ppinv *c, const struct page_pool *pool, u32 id)
 {
 	long parked = ring_used(&pool->ring), unspent = 0, credits, held, declared = 0;
-	int cpu;
+	unsigned long bits;
+	int w, cpu;
 
-	if (pool->lanes) {
-		for (cpu = 0; cpu < NR_CPUS; cpu++) {
+	/* Word by word: the check runs after every fuzzer operation for
+	 * every pool, and most of the NR_CPUS bits are clear. */
+	for (w = 0; pool->lanes && w < NR_CPUS / BITS_PER_LONG; w++) {
+		for (bits = pool->lane_mask[w]; bits; bits &= bits - 1) {
 			const struct pp_lane *lane;
 
-			if (!test_bit(cpu, pool->lane_mask))
-				continue;
+			cpu = w * BITS_PER_LONG + __builtin_ctzl(bits);
 			lane = pool->lanes[cpu];
 			parked += ring_used(&lane->ring);
 			unspent += (long)(lane->credit_end - lane->produced);
