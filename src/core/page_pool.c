@@ -1165,8 +1165,7 @@ void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem
 				       unsigned int dma_sync_size, bool allow_direct)
 {
 	if (unlikely(netmem_get_pp(netmem) != pool)) {
-		/* The last reference is already dropped: hand the netmem to
-		 * the pool that owns it, if any. */
+		/* Refused, page left as it is: see __page_pool_put_misdirected(). */
 		__page_pool_put_misdirected(pool, netmem, dma_sync_size, false);
 		return;
 	}
@@ -1193,15 +1192,25 @@ void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
 	page_pool_put_unrefed_netmem(pool, page_to_netmem(page), dma_sync_size, allow_direct);
 }
 
-/* A put that names the wrong pool. Nothing is freed here that the pool
- * does not own: a page that is no pool's (never was, or already given back
- * to the page allocator) is left alone; another pool's page goes home. */
+/*
+ * A put that names the wrong pool is refused: reported, and the page is
+ * left exactly as it is. A page that is no pool's (never was, or already
+ * given back to the page allocator) is not touched. Another pool's page
+ * is not sent home either: the commonest way to get here is a stale put -
+ * the page went back to the page allocator after its last put and a
+ * second pool has since allocated it - and the reference the put would
+ * drop is its new user's (issue 12, finding 6: sending it home handed it
+ * out twice). A caller who did hold the page and only named the wrong
+ * pool keeps its reference and may put it to the right pool; until then
+ * the page counts as in flight for its pool, which is safe.
+ */
 void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 				 unsigned int dma_sync_size, bool allow_direct)
 {
 	struct page_pool *owner;
 
 	(void)allow_direct;
+	(void)dma_sync_size;
 	if (!netmem || !netmem_is_pp(netmem) || !(owner = netmem_get_pp(netmem))) {
 		/* @pool may be gone already (a put after destroy): only its
 		 * address is printed, it is never dereferenced here. */
@@ -1211,10 +1220,8 @@ void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 		return;
 	}
 	ppcore_count_misuse(PPCORE_MISUSE_FOREIGN_POOL);
-	WARN(1, "page_pool %p: put of a page of page_pool %u; returned to its owner",
+	WARN(1, "page_pool %p: put of a page of page_pool %u refused (stale put, or the wrong pool named)",
 	     (void *)pool, pp_page_pool_id(owner));
-	/* Never direct: we are not the owner's consumer. */
-	page_pool_put_netmem(owner, netmem, dma_sync_size, false);
 }
 
 void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret)
@@ -1259,13 +1266,12 @@ static u32 page_pool_recycle_lane_bulk(struct page_pool *pool, netmem_ref *bulk,
 	return done;
 }
 
+/* The netmems of @bulk are marked back in the pool already (pp_ref_count
+ * 0, set by the bulk put as it took each one). */
 static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
 {
 	u32 i, done, room = bulk_len;
 	bool in_softirq;
-
-	for (i = 0; i < bulk_len; i++)
-		atomic_long_set(netmem_get_pp_ref_count_ref(bulk[i]), 0);
 
 	if (pool->lanes) {
 		done = page_pool_recycle_lane_bulk(pool, bulk, bulk_len, &room);
@@ -1294,6 +1300,24 @@ static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk
 	/* Ring full: free the rest outside the lock (put_page can be slow). */
 	for (; i < bulk_len; i++)
 		ppcore_return_netmem(pool, bulk[i]);
+}
+
+/*
+ * A bulk put's reference drop: true when it was the last one. The last
+ * user's drop leaves pp_ref_count at 1 (page_pool_unref_netmem()); here
+ * the page is marked back in the pool (0) at once, as a single put marks
+ * it before it returns, so the same page further on in the same bulk is a
+ * reference underflow - reported and skipped - and not a second "last
+ * reference" that would put the page into the pool twice (issue 12,
+ * finding 3). page_pool_recycle_ring_bulk() used to write the 0; the
+ * store moved here, so a bulk costs no more than before.
+ */
+static __always_inline bool page_pool_bulk_take_last_ref(netmem_ref netmem)
+{
+	if (!page_pool_unref_and_test(netmem))
+		return false;
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	return true;
 }
 
 /*
@@ -1350,7 +1374,7 @@ void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
 			     (unsigned long)netmem);
 			continue;
 		}
-		if (page_pool_unref_and_test(netmem))
+		if (page_pool_bulk_take_last_ref(netmem))
 			data[bulk_len++] = netmem;
 	}
 	while (bulk_len)
@@ -1383,7 +1407,7 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 			continue;
 		}
 		/* Not the last user of a fragmented page. */
-		if (!page_pool_unref_and_test(netmem))
+		if (!page_pool_bulk_take_last_ref(netmem))
 			continue;
 		netmem = __page_pool_put_page(pool, netmem, -1, allow_direct);
 		if (netmem)

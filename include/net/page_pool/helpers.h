@@ -230,9 +230,9 @@ static __always_inline void __page_pool_put_netmem_owned(struct page_pool *pool,
 /**
  * page_pool_put_netmem() - drop a reference; the last one recycles.
  * A netmem that is not @pool's (not a page_pool page at all, a page already
- * given back to the page allocator, or another pool's page) is reported
- * with a WARN and is not touched beyond that - another pool's page goes
- * back to its own pool.
+ * given back to the page allocator, or another pool's page - a stale put
+ * after the page moved to another pool) is refused: a WARN, the misuse
+ * counter foreign_pool or not_pp_page, and the page is not touched.
  */
 static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netmem,
 					unsigned int dma_sync_size, bool allow_direct)
