@@ -132,6 +132,62 @@ int pp_page_pool_set_test_hook(pp_page_pool_hook_fn fn, void *arg)
 }
 #endif
 
+/*
+ * The consumer-side guard of a CONFIG_DEBUG_NET build. The alloc cache and
+ * the fragment state are lockless: the kernel's contract is that one
+ * context at a time (the pool's NAPI poll) allocates and recycles
+ * directly. A direct recycle or an allocation from another thread while
+ * the consumer runs corrupts them - pages handed out twice, a cache count
+ * past PP_ALLOC_CACHE_SIZE (issue 12, finding 5) - and the kernel does not
+ * check. Here, in the debug build, every consumer operation enters the
+ * guard (a compare-and-exchange of the thread's identity; nested entries
+ * by the same thread are counted): a second thread finding it taken is
+ * the misuse. It is counted (concurrent_consumer), reported (one WARN per
+ * pool), and made harmless: a direct recycle takes the ring instead, an
+ * allocation fails (NULL, as under memory pressure), a NUMA update leaves
+ * the cache alone. The release build has none of this: the checks would
+ * cost the fast paths an atomic each.
+ */
+#ifdef CONFIG_DEBUG_NET
+static bool ppcore_consumer_enter(struct page_pool *pool, const char *what)
+{
+	void *me = (void *)&__pp_ctx, *owner = NULL;
+
+	if (__atomic_compare_exchange_n(&pool->dbg_consumer, &owner, me, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		pool->dbg_consumer_depth = 1;
+		return true;
+	}
+	if (owner == me) {
+		pool->dbg_consumer_depth++;
+		return true;
+	}
+	ppcore_count_misuse(PPCORE_MISUSE_CONCURRENT_CONSUMER);
+	if (!__atomic_exchange_n(&pool->dbg_consumer_warned, true, __ATOMIC_RELAXED))
+		WARN(1, "page_pool %u: %s while another context is in the pool's consumer side (only its NAPI context may allocate or recycle directly)",
+		     pool->user.id, what);
+	return false;
+}
+
+static void ppcore_consumer_exit(struct page_pool *pool)
+{
+	if (!--pool->dbg_consumer_depth)
+		__atomic_store_n(&pool->dbg_consumer, NULL, __ATOMIC_RELEASE);
+}
+#else
+static __always_inline bool ppcore_consumer_enter(struct page_pool *pool, const char *what)
+{
+	(void)pool;
+	(void)what;
+	return true;
+}
+
+static __always_inline void ppcore_consumer_exit(struct page_pool *pool)
+{
+	(void)pool;
+}
+#endif
+
 /* System pools share one per-CPU statistics object, as in the kernel. */
 static struct page_pool_recycle_stats __percpu *pp_system_recycle_stats;
 static DEFINE_MUTEX(system_stats_lock);
@@ -640,7 +696,8 @@ static noinline netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool
 }
 
 /* Everything page_pool_alloc_netmems() does past its inline fast path. */
-netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp)
+static __always_inline netmem_ref __page_pool_alloc_netmems_consumer(struct page_pool *pool,
+								     gfp_t gfp)
 {
 	netmem_ref netmem;
 
@@ -653,6 +710,7 @@ netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp
 		netmem = pool->alloc.cache[--pool->alloc.count];
 		alloc_stat_inc(pool, fast);
 	} else {
+		ppcore_hook(PP_HOOK_ALLOC_REFILL, pool);
 		netmem = page_pool_refill_alloc_cache(pool);
 	}
 	if (!netmem) {
@@ -665,6 +723,17 @@ netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp
 	}
 	/* Pages in the pool have pp_ref_count 0; the caller gets one ref. */
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+	return netmem;
+}
+
+netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp)
+{
+	netmem_ref netmem;
+
+	if (!ppcore_consumer_enter(pool, "allocation"))
+		return 0;
+	netmem = __page_pool_alloc_netmems_consumer(pool, gfp);
+	ppcore_consumer_exit(pool);
 	return netmem;
 }
 
@@ -955,13 +1024,18 @@ static __always_inline bool page_pool_recycle_in_ring(struct page_pool *pool, ne
 /* Caller MUST be the consumer context and have checked recyclability. */
 static bool page_pool_recycle_in_cache(netmem_ref netmem, struct page_pool *pool)
 {
+	/* CONFIG_DEBUG_NET: another context inside - take the ring. */
+	if (!ppcore_consumer_enter(pool, "direct recycle"))
+		return false;
 	if (unlikely(pool->alloc.count == PP_ALLOC_CACHE_SIZE)) {
 		__pp_consumer_stat_inc(pool->cache_full);
+		ppcore_consumer_exit(pool);
 		return false;
 	}
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
 	pool->alloc.cache[pool->alloc.count++] = netmem;
 	__pp_consumer_stat_inc(pool->cached);
+	ppcore_consumer_exit(pool);
 	return true;
 }
 
@@ -1446,8 +1520,24 @@ void ppcore_free_frag(struct page_pool *pool)
 	ppcore_return_netmem(pool, netmem);
 }
 
+static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsigned int *offset,
+						  unsigned int size, gfp_t gfp);
+
+/* The fragment state is the consumer's too (see ppcore_consumer_enter()). */
 netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
 				       unsigned int size, gfp_t gfp)
+{
+	netmem_ref netmem;
+
+	if (!ppcore_consumer_enter(pool, "fragment allocation"))
+		return 0;
+	netmem = __page_pool_alloc_frag_consumer(pool, offset, size, gfp);
+	ppcore_consumer_exit(pool);
+	return netmem;
+}
+
+static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsigned int *offset,
+						  unsigned int size, gfp_t gfp)
 {
 	unsigned int max_size = PAGE_SIZE << pool->p.order;
 	netmem_ref netmem = pool->frag_page;
@@ -1535,11 +1625,14 @@ void page_pool_update_nid(struct page_pool *pool, int new_nid)
 	netmem_ref netmem;
 
 	pool->p.nid = new_nid;
+	if (!ppcore_consumer_enter(pool, "NUMA node update"))
+		return;
 	/* Flush the cache; ring pages are filtered lazily at refill (waive). */
 	while (pool->alloc.count) {
 		netmem = pool->alloc.cache[--pool->alloc.count];
 		ppcore_return_netmem(pool, netmem);
 	}
+	ppcore_consumer_exit(pool);
 }
 
 /* Releasing a page to the page allocator, and inflight accounting. */

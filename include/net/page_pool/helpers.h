@@ -135,8 +135,13 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
 static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_pool *pool,
 								   gfp_t gfp)
 {
-	u32 count = pool->alloc.count;
+	u32 count;
 
+	/* CONFIG_DEBUG_NET: every allocation goes through the library,
+	 * which checks that no other context is in the consumer side. */
+	if (IS_ENABLED(CONFIG_DEBUG_NET))
+		return __page_pool_alloc_netmems_slow_path(pool, gfp);
+	count = pool->alloc.count;
 	if (likely(count)) {
 		netmem_ref netmem = pool->alloc.cache[--count];
 
@@ -166,8 +171,12 @@ static __always_inline struct page *__page_pool_alloc_pages_inline(struct page_p
 static __always_inline bool
 __page_pool_recycle_direct_fast_owned(struct page_pool *pool, netmem_ref netmem)
 {
-	u32 count = pool->alloc.count;
+	u32 count;
 
+	/* CONFIG_DEBUG_NET: the library's direct recycle checks the caller. */
+	if (IS_ENABLED(CONFIG_DEBUG_NET))
+		return false;
+	count = pool->alloc.count;
 	if (!netmem_is_net_iov(netmem)) {
 		const struct page *page = __netmem_to_page(netmem);
 
