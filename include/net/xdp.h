@@ -537,10 +537,19 @@ static inline void xdp_clear_return_frame_no_direct(void)
  * comes from the page; there is no id to look up). @napi_direct: the
  * caller is the pool's NAPI poll (ignored under the no-direct flag); @xdp:
  * the buffer, which the kernel needs for MEM_TYPE_XSK_BUFF_POOL only (not
- * supported here: WARN, memory left alone). A MEM_TYPE_PAGE_POOL netmem no
- * pool owns is reported (WARN once) and left alone.
+ * supported here: WARN, memory left alone).
  * The frame and buff calls below follow the return mode of
  * <pagepool/xdp.h>.
+ *
+ * Hostile or careless returns, in every call and both generations:
+ *   - a MEM_TYPE_PAGE_POOL netmem no pool owns - a stale frame whose page
+ *     the pool gave back (to the page allocator, perhaps with the pool and
+ *     its mem id long gone), or a page that never was a pool's - is
+ *     reported as page_pool reports such a put (WARN, the not_pp_page
+ *     misuse counter of <pagepool/core.h>) and left alone: its pp field
+ *     is never followed. The lookup generation also WARNs (once printed)
+ *     that the frame's id is unregistered; with an unregistered id a page
+ *     that still is a pool's goes home to that pool.
  */
 void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direct,
 		  struct xdp_buff *xdp);

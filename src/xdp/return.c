@@ -31,6 +31,7 @@
 #include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/skbuff.h>
 #include <net/page_pool/helpers.h>
@@ -100,14 +101,20 @@ static __always_inline void xdp_return_other(netmem_ref netmem, enum xdp_mem_typ
 	}
 }
 
-/* Memory said to be a page_pool's that no pool owns: a page the pool gave
+/*
+ * Memory said to be a page_pool's that no pool owns: a page the pool gave
  * back (to its user, or to the page allocator - a stale frame), or one
  * that never was a pool's. The kernel would follow page->pp, which is then
- * NULL or a free-list link; say so and leave the page alone. */
+ * NULL or a free-list link. Reported as page_pool reports a put of such a
+ * page - a WARN and the not_pp_page misuse counter, by
+ * __page_pool_put_misdirected() with no pool, which touches nothing else -
+ * and left alone. Never follows page->pp.
+ */
 static noinline void xdp_return_pp_without_pool(netmem_ref netmem)
 {
-	WARN_ONCE(1, "xdp: MEM_TYPE_PAGE_POOL return of netmem %#lx, which no page_pool owns",
-		  (unsigned long)netmem);
+	pr_warn("xdp: MEM_TYPE_PAGE_POOL return of netmem %#lx, which no page_pool owns "
+		"(a stale frame?): left alone\n", (unsigned long)netmem);
+	__page_pool_put_misdirected(NULL, netmem, -1, false);
 }
 
 /* The newest generation for a page_pool netmem. Caller passes the head
@@ -129,12 +136,26 @@ static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_di
 	__page_pool_put_netmem_owned(pool, netmem, -1, napi_direct);
 }
 
-/* An id with no allocator: the kernel would oops. Say so, and give the
- * netmem to the pool that owns it so nothing leaks. */
+/*
+ * An id with no allocator: the kernel would oops. Say so, and give the
+ * netmem to the pool that owns it so nothing leaks - if a pool owns it.
+ * The id names nothing, so only the page can say whose it is, and the
+ * commonest way here is a stale frame: its pool and id are gone and the
+ * page is back in the page allocator, where page->pp is a free-list link.
+ * So the page's pp_magic is checked first, as the direct generation does,
+ * and a page no pool owns is reported and left alone, never followed.
+ */
 static noinline void xdp_return_unknown_id(netmem_ref netmem, u32 mem_id)
 {
+	struct page_pool *pool;
+
 	WARN_ONCE(1, "xdp: return to unregistered mem id %u", mem_id);
-	page_pool_put_full_netmem(netmem_get_pp(netmem), netmem, false);
+	pool = netmem_is_pp(netmem) ? netmem_get_pp(netmem) : NULL;
+	if (unlikely(!pool)) {
+		xdp_return_pp_without_pool(netmem);
+		return;
+	}
+	page_pool_put_full_netmem(pool, netmem, false);
 }
 
 /*
