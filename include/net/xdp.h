@@ -631,22 +631,41 @@ bool xdp_rxq_info_is_reg(struct xdp_rxq_info *xdp_rxq);
  * page_pool_destroy() and the unregistration, and after its last page came
  * home - at which point its disconnect callback removes the ids.
  * Returns 0, or
- *   -EFAULT     (rxq variant, with a WARN) the queue is not registered;
+ *   -EFAULT     (rxq variant, with a WARN) the queue is not registered
+ *               (never, or unregistered since): register it first;
+ *   -EBUSY      (rxq variant, with a WARN; not in the kernel, which
+ *               overwrites) the queue already has a memory model with an
+ *               id - registered by an earlier call, or attached: nothing
+ *               changes, the first model stays. The kernel would keep the
+ *               first registration's id and pool reference for ever (the
+ *               pool is never freed). Unregister (or detach) first; a
+ *               model without an id (PAGE_SHARED / PAGE_ORDER0 with no
+ *               allocator) may be replaced, as drivers that reconfigure
+ *               a queue do;
  *   -EOPNOTSUPP unknown type;
  *   -EINVAL     MEM_TYPE_PAGE_POOL without a pool;
  *   -ENOSPC     every mem id is in use;
  *   -ENOMEM.
+ * xdp_reg_mem_model() does not read @mem (callers may pass it
+ * uninitialised, as the kernel allows), so it cannot tell a second
+ * registration into the same @mem: the caller's to avoid.
  * Process context; may sleep.
  */
 int xdp_rxq_info_reg_mem_model(struct xdp_rxq_info *xdp_rxq,
 			       enum xdp_mem_type type, void *allocator);
-/* WARNs (and does nothing) if the queue is not registered. */
+/* WARNs (and does nothing) if the queue is not registered; a second call
+ * finds no model (id 0) and does nothing. */
 void xdp_rxq_info_unreg_mem_model(struct xdp_rxq_info *xdp_rxq);
 int xdp_reg_mem_model(struct xdp_mem_info *mem, enum xdp_mem_type type, void *allocator);
 /*
  * Resets @mem. A page_pool registration drops the pool's user reference
  * (page_pool_destroy()); the id goes when the pool is freed. Any other
  * allocator's id is removed now (the kernel keeps such ids for ever).
+ * A second unregistration of one page_pool registration - through a copy
+ * of its xdp_mem_info, e.g. a queue it was attached to and not detached
+ * from - WARNs and does nothing (the kernel would destroy the pool once
+ * more, dropping a reference its driver holds); an id that names nothing
+ * WARNs too.
  */
 void xdp_unreg_mem_model(struct xdp_mem_info *mem);
 
