@@ -547,9 +547,16 @@ static inline void xdp_clear_return_frame_no_direct(void)
  *     its mem id long gone), or a page that never was a pool's - is
  *     reported as page_pool reports such a put (WARN, the not_pp_page
  *     misuse counter of <pagepool/core.h>) and left alone: its pp field
- *     is never followed. The lookup generation also WARNs (once printed)
- *     that the frame's id is unregistered; with an unregistered id a page
- *     that still is a pool's goes home to that pool.
+ *     is never followed;
+ *   - in the lookup generation, a frame whose id names no registered
+ *     model (a stale frame whose pool is gone, or a made-up id): WARN
+ *     (printed once) for the id, and the page is refused as page_pool
+ *     refuses a put naming no pool (WARN, not_pp_page or foreign_pool),
+ *     left exactly as it is, by single and bulk returns alike - even
+ *     when the page is a pool's: a live pool's ids are always found, so
+ *     such a page was given back and may be another user's by now. The
+ *     direct generation cannot tell a stale frame whose page a pool has
+ *     allocated again from a live one; it trusts the page, as the kernel.
  */
 void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direct,
 		  struct xdp_buff *xdp);

@@ -137,25 +137,27 @@ static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_di
 }
 
 /*
- * An id with no allocator: the kernel would oops. Say so, and give the
- * netmem to the pool that owns it so nothing leaks - if a pool owns it.
- * The id names nothing, so only the page can say whose it is, and the
- * commonest way here is a stale frame: its pool and id are gone and the
- * page is back in the page allocator, where page->pp is a free-list link.
- * So the page's pp_magic is checked first, as the direct generation does,
- * and a page no pool owns is reported and left alone, never followed.
+ * An id with no allocator: the kernel would oops. Say so, and refuse the
+ * netmem: reported as page_pool reports a put that names no pool (WARN,
+ * misuse counter not_pp_page or foreign_pool, by
+ * __page_pool_put_misdirected() with no pool), and the page is left
+ * exactly as it is - never followed, never sent anywhere.
+ *
+ * Why not give it to the pool the page names? The id of a live pool's
+ * registration is always found (its entries go only when the pool is
+ * freed), so an unknown id means the frame is stale or made up: its pool
+ * and id are gone, and its page is back in the page allocator - where
+ * page->pp is a free-list link, which the kernel-derived code used to
+ * follow as a pool (issue 12, finding 1: SIGSEGV) - or a second pool has
+ * since allocated it, and sending it "home" would drop its new user's
+ * reference and hand the page out twice (the ABA that page_pool itself
+ * now refuses, finding 6). A caller who really held the page keeps its
+ * reference and may put it to its pool.
  */
 static noinline void xdp_return_unknown_id(netmem_ref netmem, u32 mem_id)
 {
-	struct page_pool *pool;
-
-	WARN_ONCE(1, "xdp: return to unregistered mem id %u", mem_id);
-	pool = netmem_is_pp(netmem) ? netmem_get_pp(netmem) : NULL;
-	if (unlikely(!pool)) {
-		xdp_return_pp_without_pool(netmem);
-		return;
-	}
-	page_pool_put_full_netmem(pool, netmem, false);
+	WARN_ONCE(1, "xdp: return to unregistered mem id %u refused", mem_id);
+	__page_pool_put_misdirected(NULL, netmem, -1, false);
 }
 
 /*
@@ -322,15 +324,10 @@ static void xdp_bulk_add_frags(const struct xdp_frame *xdpf, struct xdp_frame_bu
  */
 static noinline void xdp_bulk_new_allocator(struct xdp_frame_bulk *bq, u32 mem_id)
 {
-	struct xdp_mem_allocator *xa;
-
 	WARN_ONCE(!rcu_read_lock_held() && !in_softirq(),
 		  "xdp_return_frame_bulk() outside an RCU read-side section");
 	xdp_flush_frame_bulk(bq);
-	xa = ppxdp_mem_lookup(mem_id);
-	if (unlikely(!xa))
-		WARN_ONCE(1, "xdp: bulk return to unregistered mem id %u", mem_id);
-	bq->xa = xa;
+	bq->xa = ppxdp_mem_lookup(mem_id);
 }
 
 /* Out of line, as xdp_return_pp_lookup() is, so that the direct path's
@@ -343,15 +340,21 @@ static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 
 	if (bq->count == XDP_BULK_QUEUE_SIZE)
 		xdp_flush_frame_bulk(bq);
-	if (unlikely(!xa || xdpf->mem_id != xa->mem.id))
+	if (unlikely(!xa || xdpf->mem_id != xa->mem.id)) {
 		xdp_bulk_new_allocator(bq, xdpf->mem_id);
+		/* An unknown id: refused as a single return refuses it (the
+		 * mixed-pool flush would send each page to whatever pool it
+		 * names now: see xdp_return_unknown_id()). */
+		if (unlikely(!bq->xa)) {
+			xdp_return_frame(xdpf);
+			return;
+		}
+	}
 	if (unlikely(xdp_frame_has_frags(xdpf))) {
 		xdp_bulk_add_frags(xdpf, bq);
 		if (bq->count == XDP_BULK_QUEUE_SIZE)
 			xdp_flush_frame_bulk(bq);
 	}
-	/* An unknown id still goes into the (mixed-pool) bulk: the flush
-	 * hands the page to the pool that owns it. */
 	bq->q[bq->count++] = xdp_bulk_netmem(xdpf->data);
 }
 

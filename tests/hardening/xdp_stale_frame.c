@@ -9,6 +9,13 @@
  * and the not_pp_page misuse counter, plus the unknown id's WARN in the
  * lookup generation - and left alone: the page allocator's free page count
  * does not move, nothing is unmapped twice.
+ *
+ * And when a second pool has since allocated the stale frame's page, the
+ * lookup generation - which can tell, the frame's id names nothing - no
+ * longer sends it to that pool (dropping its new user's reference, so the
+ * pool handed the page out twice): refused, page untouched. (The direct
+ * generation cannot tell such a frame from a live one: it trusts the page,
+ * as the kernel does.)
  */
 #include "xdp_hard.h"
 
@@ -130,11 +137,77 @@ static void test_returned_then_pool_gone(void **state)
 	xh_assert_end_state();
 }
 
+/* Allocate from @pool until @want comes out (or @max pages); all held. */
+static int alloc_until(struct page_pool *pool, struct page *want, struct page **got, int max)
+{
+	int n;
+
+	for (n = 0; n < max; n++) {
+		got[n] = page_pool_dev_alloc_pages(pool);
+		assert_non_null(got[n]);
+		if (got[n] == want)
+			return n + 1;
+	}
+	return -1;
+}
+
+static void test_page_now_another_pools(void **state)
+{
+	struct page_pool *a = xh_pool(), *b;
+	struct page *page, *got[512];
+	struct xdp_rxq_info rxq;
+	struct xdp_frame stale;
+	int n, i, j, c;
+
+	(void)state;
+	xh_rxq_reg(&rxq, 0, a);
+	page = page_pool_dev_alloc_pages(a);
+	stale = *xh_frame_from(page, &rxq);
+	xdp_return_frame((struct xdp_frame *)page_address(page));
+	xh_teardown(&rxq, a);
+
+	/* Pool B, a driver's, gets the page from the page allocator. */
+	b = xh_pool();
+	n = alloc_until(b, page, got, 256);
+	assert_true(n > 0);
+
+	pp_xdp_set_return_mode(PP_XDP_RETURN_LOOKUP);
+	for (c = 0; c < C_NR; c++) {
+		struct pp_page_pool_misuse m0, m1;
+
+		print_message("lookup, %s\n", call_name[c]);
+		hard_warns();
+		pp_page_pool_get_misuse(&m0);
+		return_by(&stale, (enum call)c);
+		pp_page_pool_get_misuse(&m1);
+		assert_int_equal(hard_warns(), 2);	/* the id; the refusal */
+		assert_int_equal(m1.foreign_pool - m0.foreign_pool, 1);
+		/* B's user still holds its reference. */
+		assert_int_equal(atomic_long_read(netmem_get_pp_ref_count_ref(
+					page_to_netmem(page))), 1);
+	}
+	pp_xdp_set_return_mode(PP_XDP_RETURN_DIRECT);
+
+	/* B does not hand the held page out again. */
+	for (i = n; i < n + 256; i++) {
+		got[i] = page_pool_dev_alloc_pages(b);
+		assert_non_null(got[i]);
+		for (j = 0; j < i; j++)
+			assert_ptr_not_equal(got[i], got[j]);
+	}
+	for (i = 0; i < n + 256; i++)
+		page_pool_put_full_page(b, got[i], false);
+	assert_int_equal(hard_warns(), 0);
+	page_pool_destroy(b);
+	xh_assert_end_state();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		BOTH(test_released_page),
 		BOTH(test_returned_then_pool_gone),
+		BOTH(test_page_now_another_pools),
 	};
 
 	xh_setup();
