@@ -599,12 +599,24 @@ static __always_inline void xdp_frame_bulk_init(struct xdp_frame_bulk *bq)
 	bq->xa = NULL;
 }
 
+/*
+ * A bulk whose count is past XDP_BULK_QUEUE_SIZE (or negative) - never
+ * initialised, or overwritten - is reported (WARN) and reset to empty by
+ * xdp_return_frame_bulk(), its contents left alone: nothing is written or
+ * read past it. xdp_flush_frame_bulk() checks the same only with
+ * CONFIG_DEBUG_NET (it is inline in the caller's code, once per bulk).
+ */
 void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq);
+void __xdp_flush_frame_bulk_bad_count(struct xdp_frame_bulk *bq);
 
 static inline void xdp_flush_frame_bulk(struct xdp_frame_bulk *bq)
 {
 	if (unlikely(!bq->count))
 		return;
+	if (IS_ENABLED(CONFIG_DEBUG_NET) && unlikely((u32)bq->count > XDP_BULK_QUEUE_SIZE)) {
+		__xdp_flush_frame_bulk_bad_count(bq);
+		return;
+	}
 	page_pool_put_netmem_bulk(bq->q, (u32)bq->count);
 	bq->count = 0;
 }

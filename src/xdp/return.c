@@ -303,6 +303,49 @@ static __always_inline netmem_ref xdp_bulk_netmem(const void *data)
 	return page_to_netmem(virt_to_page(data));
 }
 
+/*
+ * A bulk whose count is past its capacity (or negative): never
+ * initialised (xdp_frame_bulk_init() forgotten, stack garbage), or
+ * overwritten. Adding at q[count] would write past the bulk and a flush
+ * would read past it - pointers that are no netmems. Nothing in it can be
+ * trusted, the cached allocator (bq->xa) neither: reported, and the bulk
+ * starts empty; whatever it held is left alone.
+ */
+static noinline void xdp_bulk_bad_count(struct xdp_frame_bulk *bq)
+{
+	WARN(1, "xdp_frame_bulk: count %d past its capacity %d (not initialised?): reset, "
+	     "its contents left alone", bq->count, XDP_BULK_QUEUE_SIZE);
+	bq->count = 0;
+	bq->xa = NULL;
+}
+
+void __xdp_flush_frame_bulk_bad_count(struct xdp_frame_bulk *bq)
+{
+	xdp_bulk_bad_count(bq);
+}
+
+/* Give back a bulk whose count is at least its capacity: full, or bad
+ * (reset). The put is of exactly XDP_BULK_QUEUE_SIZE, which costs no
+ * more than xdp_flush_frame_bulk()'s empty test and count reload. */
+static __always_inline void xdp_bulk_flush_full(struct xdp_frame_bulk *bq)
+{
+	if (unlikely(bq->count != XDP_BULK_QUEUE_SIZE)) {
+		xdp_bulk_bad_count(bq);
+		return;
+	}
+	page_pool_put_netmem_bulk(bq->q, XDP_BULK_QUEUE_SIZE);
+	bq->count = 0;
+}
+
+/* Room for one more netmem: a full bulk is flushed, a bad one reset.
+ * Unsigned, so a negative count is past capacity too (and the compare
+ * costs what the kernel's == does). */
+static __always_inline void xdp_bulk_make_room(struct xdp_frame_bulk *bq)
+{
+	if (unlikely((u32)bq->count >= XDP_BULK_QUEUE_SIZE))
+		xdp_bulk_flush_full(bq);
+}
+
 /* Queue a multi-buffer frame's fragments, flushing whenever the bulk is
  * full (the fragments do not hold the frame; its head is queued after). */
 static void xdp_bulk_add_frags(const struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
@@ -311,8 +354,7 @@ static void xdp_bulk_add_frags(const struct xdp_frame *xdpf, struct xdp_frame_bu
 	u32 i, nr_frags = sinfo->nr_frags;
 
 	for (i = 0; i < nr_frags; i++) {
-		if (bq->count == XDP_BULK_QUEUE_SIZE)
-			xdp_flush_frame_bulk(bq);
+		xdp_bulk_make_room(bq);
 		bq->q[bq->count++] = skb_frag_netmem(&sinfo->frags[i]);
 	}
 }
@@ -336,10 +378,11 @@ static noinline void xdp_bulk_new_allocator(struct xdp_frame_bulk *bq, u32 mem_i
 static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 						  struct xdp_frame_bulk *bq)
 {
-	const struct xdp_mem_allocator *xa = bq->xa;
+	const struct xdp_mem_allocator *xa;
 
-	if (bq->count == XDP_BULK_QUEUE_SIZE)
-		xdp_flush_frame_bulk(bq);
+	/* First: a bad count means bq->xa is garbage too. */
+	xdp_bulk_make_room(bq);
+	xa = bq->xa;
 	if (unlikely(!xa || xdpf->mem_id != xa->mem.id)) {
 		xdp_bulk_new_allocator(bq, xdpf->mem_id);
 		/* An unknown id: refused as a single return refuses it (the
@@ -352,8 +395,7 @@ static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 	}
 	if (unlikely(xdp_frame_has_frags(xdpf))) {
 		xdp_bulk_add_frags(xdpf, bq);
-		if (bq->count == XDP_BULK_QUEUE_SIZE)
-			xdp_flush_frame_bulk(bq);
+		xdp_bulk_make_room(bq);
 	}
 	bq->q[bq->count++] = xdp_bulk_netmem(xdpf->data);
 }
@@ -361,8 +403,9 @@ static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 /* A full bulk: give it back, then start the next one with @netmem. */
 static noinline void xdp_bulk_flush_then_add(struct xdp_frame_bulk *bq, netmem_ref netmem)
 {
-	xdp_flush_frame_bulk(bq);
-	bq->q[bq->count++] = netmem;
+	xdp_bulk_flush_full(bq);
+	bq->q[0] = netmem;
+	bq->count = 1;
 }
 
 /* The direct generation's multi-buffer frame: fragments, then the head. */
@@ -372,8 +415,7 @@ static noinline void xdp_return_frame_bulk_frags(struct xdp_frame *xdpf,
 	netmem_ref head = xdp_bulk_netmem(xdpf->data);
 
 	xdp_bulk_add_frags(xdpf, bq);
-	if (bq->count == XDP_BULK_QUEUE_SIZE)
-		xdp_flush_frame_bulk(bq);
+	xdp_bulk_make_room(bq);
 	bq->q[bq->count++] = head;
 }
 
@@ -395,7 +437,8 @@ void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
 	}
 	/* Pools may be mixed: page_pool_put_netmem_bulk() sorts them out. */
 	netmem = xdp_bulk_netmem(xdpf->data);
-	if (unlikely(bq->count == XDP_BULK_QUEUE_SIZE)) {
+	/* Full, or past capacity (a bulk never initialised): out of line. */
+	if (unlikely((u32)bq->count >= XDP_BULK_QUEUE_SIZE)) {
 		xdp_bulk_flush_then_add(bq, netmem);
 		return;
 	}
