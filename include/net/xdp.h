@@ -537,10 +537,26 @@ static inline void xdp_clear_return_frame_no_direct(void)
  * comes from the page; there is no id to look up). @napi_direct: the
  * caller is the pool's NAPI poll (ignored under the no-direct flag); @xdp:
  * the buffer, which the kernel needs for MEM_TYPE_XSK_BUFF_POOL only (not
- * supported here: WARN, memory left alone). A MEM_TYPE_PAGE_POOL netmem no
- * pool owns is reported (WARN once) and left alone.
+ * supported here: WARN, memory left alone).
  * The frame and buff calls below follow the return mode of
  * <pagepool/xdp.h>.
+ *
+ * Hostile or careless returns, in every call and both generations:
+ *   - a MEM_TYPE_PAGE_POOL netmem no pool owns - a stale frame whose page
+ *     the pool gave back (to the page allocator, perhaps with the pool and
+ *     its mem id long gone), or a page that never was a pool's - is
+ *     reported as page_pool reports such a put (WARN, the not_pp_page
+ *     misuse counter of <pagepool/core.h>) and left alone: its pp field
+ *     is never followed;
+ *   - in the lookup generation, a frame whose id names no registered
+ *     model (a stale frame whose pool is gone, or a made-up id): WARN
+ *     (printed once) for the id, and the page is refused as page_pool
+ *     refuses a put naming no pool (WARN, not_pp_page or foreign_pool),
+ *     left exactly as it is, by single and bulk returns alike - even
+ *     when the page is a pool's: a live pool's ids are always found, so
+ *     such a page was given back and may be another user's by now. The
+ *     direct generation cannot tell a stale frame whose page a pool has
+ *     allocated again from a live one; it trusts the page, as the kernel.
  */
 void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direct,
 		  struct xdp_buff *xdp);
@@ -583,12 +599,24 @@ static __always_inline void xdp_frame_bulk_init(struct xdp_frame_bulk *bq)
 	bq->xa = NULL;
 }
 
+/*
+ * A bulk whose count is past XDP_BULK_QUEUE_SIZE (or negative) - never
+ * initialised, or overwritten - is reported (WARN) and reset to empty by
+ * xdp_return_frame_bulk(), its contents left alone: nothing is written or
+ * read past it. xdp_flush_frame_bulk() checks the same only with
+ * CONFIG_DEBUG_NET (it is inline in the caller's code, once per bulk).
+ */
 void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq);
+void __xdp_flush_frame_bulk_bad_count(struct xdp_frame_bulk *bq);
 
 static inline void xdp_flush_frame_bulk(struct xdp_frame_bulk *bq)
 {
 	if (unlikely(!bq->count))
 		return;
+	if (IS_ENABLED(CONFIG_DEBUG_NET) && unlikely((u32)bq->count > XDP_BULK_QUEUE_SIZE)) {
+		__xdp_flush_frame_bulk_bad_count(bq);
+		return;
+	}
 	page_pool_put_netmem_bulk(bq->q, (u32)bq->count);
 	bq->count = 0;
 }
@@ -622,22 +650,41 @@ bool xdp_rxq_info_is_reg(struct xdp_rxq_info *xdp_rxq);
  * page_pool_destroy() and the unregistration, and after its last page came
  * home - at which point its disconnect callback removes the ids.
  * Returns 0, or
- *   -EFAULT     (rxq variant, with a WARN) the queue is not registered;
+ *   -EFAULT     (rxq variant, with a WARN) the queue is not registered
+ *               (never, or unregistered since): register it first;
+ *   -EBUSY      (rxq variant, with a WARN; not in the kernel, which
+ *               overwrites) the queue already has a memory model with an
+ *               id - registered by an earlier call, or attached: nothing
+ *               changes, the first model stays. The kernel would keep the
+ *               first registration's id and pool reference for ever (the
+ *               pool is never freed). Unregister (or detach) first; a
+ *               model without an id (PAGE_SHARED / PAGE_ORDER0 with no
+ *               allocator) may be replaced, as drivers that reconfigure
+ *               a queue do;
  *   -EOPNOTSUPP unknown type;
  *   -EINVAL     MEM_TYPE_PAGE_POOL without a pool;
  *   -ENOSPC     every mem id is in use;
  *   -ENOMEM.
+ * xdp_reg_mem_model() does not read @mem (callers may pass it
+ * uninitialised, as the kernel allows), so it cannot tell a second
+ * registration into the same @mem: the caller's to avoid.
  * Process context; may sleep.
  */
 int xdp_rxq_info_reg_mem_model(struct xdp_rxq_info *xdp_rxq,
 			       enum xdp_mem_type type, void *allocator);
-/* WARNs (and does nothing) if the queue is not registered. */
+/* WARNs (and does nothing) if the queue is not registered; a second call
+ * finds no model (id 0) and does nothing. */
 void xdp_rxq_info_unreg_mem_model(struct xdp_rxq_info *xdp_rxq);
 int xdp_reg_mem_model(struct xdp_mem_info *mem, enum xdp_mem_type type, void *allocator);
 /*
  * Resets @mem. A page_pool registration drops the pool's user reference
  * (page_pool_destroy()); the id goes when the pool is freed. Any other
  * allocator's id is removed now (the kernel keeps such ids for ever).
+ * A second unregistration of one page_pool registration - through a copy
+ * of its xdp_mem_info, e.g. a queue it was attached to and not detached
+ * from - WARNs and does nothing (the kernel would destroy the pool once
+ * more, dropping a reference its driver holds); an id that names nothing
+ * WARNs too.
  */
 void xdp_unreg_mem_model(struct xdp_mem_info *mem);
 

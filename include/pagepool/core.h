@@ -85,6 +85,9 @@ enum pp_page_pool_hook {
 	PP_HOOK_LANE_PUBLISHED,		/* a put published a page in its lane;
 					 * the pool may be freed from here on:
 					 * the hook must not dereference it */
+	PP_HOOK_ALLOC_REFILL,		/* an allocation found the alloc cache
+					 * empty and refills it (the consumer
+					 * side is busy) */
 	PP_HOOK_NR,
 };
 typedef void (*pp_page_pool_hook_fn)(enum pp_page_pool_hook point, struct page_pool *pool,
@@ -122,6 +125,10 @@ struct pp_page_pool_misuse {
 	unsigned long not_pp_page;	/* put of a page no pool owns */
 	unsigned long foreign_pool;	/* put naming the wrong pool */
 	unsigned long ref_underflow;	/* more pp references dropped than held */
+	/* Two contexts in a pool's consumer side at once (a direct recycle
+	 * or an allocation from outside the pool's consumer context while it
+	 * runs). Seen only in a CONFIG_DEBUG_NET build (meson -Ddebug_net). */
+	unsigned long concurrent_consumer;
 };
 void pp_page_pool_get_misuse(struct pp_page_pool_misuse *m);
 

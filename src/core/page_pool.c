@@ -132,6 +132,62 @@ int pp_page_pool_set_test_hook(pp_page_pool_hook_fn fn, void *arg)
 }
 #endif
 
+/*
+ * The consumer-side guard of a CONFIG_DEBUG_NET build. The alloc cache and
+ * the fragment state are lockless: the kernel's contract is that one
+ * context at a time (the pool's NAPI poll) allocates and recycles
+ * directly. A direct recycle or an allocation from another thread while
+ * the consumer runs corrupts them - pages handed out twice, a cache count
+ * past PP_ALLOC_CACHE_SIZE (issue 12, finding 5) - and the kernel does not
+ * check. Here, in the debug build, every consumer operation enters the
+ * guard (a compare-and-exchange of the thread's identity; nested entries
+ * by the same thread are counted): a second thread finding it taken is
+ * the misuse. It is counted (concurrent_consumer), reported (one WARN per
+ * pool), and made harmless: a direct recycle takes the ring instead, an
+ * allocation fails (NULL, as under memory pressure), a NUMA update leaves
+ * the cache alone. The release build has none of this: the checks would
+ * cost the fast paths an atomic each.
+ */
+#ifdef CONFIG_DEBUG_NET
+static bool ppcore_consumer_enter(struct page_pool *pool, const char *what)
+{
+	void *me = (void *)&__pp_ctx, *owner = NULL;
+
+	if (__atomic_compare_exchange_n(&pool->dbg_consumer, &owner, me, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		pool->dbg_consumer_depth = 1;
+		return true;
+	}
+	if (owner == me) {
+		pool->dbg_consumer_depth++;
+		return true;
+	}
+	ppcore_count_misuse(PPCORE_MISUSE_CONCURRENT_CONSUMER);
+	if (!__atomic_exchange_n(&pool->dbg_consumer_warned, true, __ATOMIC_RELAXED))
+		WARN(1, "page_pool %u: %s while another context is in the pool's consumer side (only its NAPI context may allocate or recycle directly)",
+		     pool->user.id, what);
+	return false;
+}
+
+static void ppcore_consumer_exit(struct page_pool *pool)
+{
+	if (!--pool->dbg_consumer_depth)
+		__atomic_store_n(&pool->dbg_consumer, NULL, __ATOMIC_RELEASE);
+}
+#else
+static __always_inline bool ppcore_consumer_enter(struct page_pool *pool, const char *what)
+{
+	(void)pool;
+	(void)what;
+	return true;
+}
+
+static __always_inline void ppcore_consumer_exit(struct page_pool *pool)
+{
+	(void)pool;
+}
+#endif
+
 /* System pools share one per-CPU statistics object, as in the kernel. */
 static struct page_pool_recycle_stats __percpu *pp_system_recycle_stats;
 static DEFINE_MUTEX(system_stats_lock);
@@ -640,7 +696,8 @@ static noinline netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool
 }
 
 /* Everything page_pool_alloc_netmems() does past its inline fast path. */
-netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp)
+static __always_inline netmem_ref __page_pool_alloc_netmems_consumer(struct page_pool *pool,
+								     gfp_t gfp)
 {
 	netmem_ref netmem;
 
@@ -653,6 +710,7 @@ netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp
 		netmem = pool->alloc.cache[--pool->alloc.count];
 		alloc_stat_inc(pool, fast);
 	} else {
+		ppcore_hook(PP_HOOK_ALLOC_REFILL, pool);
 		netmem = page_pool_refill_alloc_cache(pool);
 	}
 	if (!netmem) {
@@ -665,6 +723,17 @@ netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp
 	}
 	/* Pages in the pool have pp_ref_count 0; the caller gets one ref. */
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+	return netmem;
+}
+
+netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp)
+{
+	netmem_ref netmem;
+
+	if (!ppcore_consumer_enter(pool, "allocation"))
+		return 0;
+	netmem = __page_pool_alloc_netmems_consumer(pool, gfp);
+	ppcore_consumer_exit(pool);
 	return netmem;
 }
 
@@ -955,13 +1024,18 @@ static __always_inline bool page_pool_recycle_in_ring(struct page_pool *pool, ne
 /* Caller MUST be the consumer context and have checked recyclability. */
 static bool page_pool_recycle_in_cache(netmem_ref netmem, struct page_pool *pool)
 {
+	/* CONFIG_DEBUG_NET: another context inside - take the ring. */
+	if (!ppcore_consumer_enter(pool, "direct recycle"))
+		return false;
 	if (unlikely(pool->alloc.count == PP_ALLOC_CACHE_SIZE)) {
 		__pp_consumer_stat_inc(pool->cache_full);
+		ppcore_consumer_exit(pool);
 		return false;
 	}
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
 	pool->alloc.cache[pool->alloc.count++] = netmem;
 	__pp_consumer_stat_inc(pool->cached);
+	ppcore_consumer_exit(pool);
 	return true;
 }
 
@@ -1165,8 +1239,7 @@ void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem
 				       unsigned int dma_sync_size, bool allow_direct)
 {
 	if (unlikely(netmem_get_pp(netmem) != pool)) {
-		/* The last reference is already dropped: hand the netmem to
-		 * the pool that owns it, if any. */
+		/* Refused, page left as it is: see __page_pool_put_misdirected(). */
 		__page_pool_put_misdirected(pool, netmem, dma_sync_size, false);
 		return;
 	}
@@ -1193,15 +1266,25 @@ void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
 	page_pool_put_unrefed_netmem(pool, page_to_netmem(page), dma_sync_size, allow_direct);
 }
 
-/* A put that names the wrong pool. Nothing is freed here that the pool
- * does not own: a page that is no pool's (never was, or already given back
- * to the page allocator) is left alone; another pool's page goes home. */
+/*
+ * A put that names the wrong pool is refused: reported, and the page is
+ * left exactly as it is. A page that is no pool's (never was, or already
+ * given back to the page allocator) is not touched. Another pool's page
+ * is not sent home either: the commonest way to get here is a stale put -
+ * the page went back to the page allocator after its last put and a
+ * second pool has since allocated it - and the reference the put would
+ * drop is its new user's (issue 12, finding 6: sending it home handed it
+ * out twice). A caller who did hold the page and only named the wrong
+ * pool keeps its reference and may put it to the right pool; until then
+ * the page counts as in flight for its pool, which is safe.
+ */
 void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 				 unsigned int dma_sync_size, bool allow_direct)
 {
 	struct page_pool *owner;
 
 	(void)allow_direct;
+	(void)dma_sync_size;
 	if (!netmem || !netmem_is_pp(netmem) || !(owner = netmem_get_pp(netmem))) {
 		/* @pool may be gone already (a put after destroy): only its
 		 * address is printed, it is never dereferenced here. */
@@ -1211,10 +1294,8 @@ void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 		return;
 	}
 	ppcore_count_misuse(PPCORE_MISUSE_FOREIGN_POOL);
-	WARN(1, "page_pool %p: put of a page of page_pool %u; returned to its owner",
+	WARN(1, "page_pool %p: put of a page of page_pool %u refused (stale put, or the wrong pool named)",
 	     (void *)pool, pp_page_pool_id(owner));
-	/* Never direct: we are not the owner's consumer. */
-	page_pool_put_netmem(owner, netmem, dma_sync_size, false);
 }
 
 void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret)
@@ -1259,13 +1340,12 @@ static u32 page_pool_recycle_lane_bulk(struct page_pool *pool, netmem_ref *bulk,
 	return done;
 }
 
+/* The netmems of @bulk are marked back in the pool already (pp_ref_count
+ * 0, set by the bulk put as it took each one). */
 static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
 {
 	u32 i, done, room = bulk_len;
 	bool in_softirq;
-
-	for (i = 0; i < bulk_len; i++)
-		atomic_long_set(netmem_get_pp_ref_count_ref(bulk[i]), 0);
 
 	if (pool->lanes) {
 		done = page_pool_recycle_lane_bulk(pool, bulk, bulk_len, &room);
@@ -1294,6 +1374,24 @@ static void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk
 	/* Ring full: free the rest outside the lock (put_page can be slow). */
 	for (; i < bulk_len; i++)
 		ppcore_return_netmem(pool, bulk[i]);
+}
+
+/*
+ * A bulk put's reference drop: true when it was the last one. The last
+ * user's drop leaves pp_ref_count at 1 (page_pool_unref_netmem()); here
+ * the page is marked back in the pool (0) at once, as a single put marks
+ * it before it returns, so the same page further on in the same bulk is a
+ * reference underflow - reported and skipped - and not a second "last
+ * reference" that would put the page into the pool twice (issue 12,
+ * finding 3). page_pool_recycle_ring_bulk() used to write the 0; the
+ * store moved here, so a bulk costs no more than before.
+ */
+static __always_inline bool page_pool_bulk_take_last_ref(netmem_ref netmem)
+{
+	if (!page_pool_unref_and_test(netmem))
+		return false;
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	return true;
 }
 
 /*
@@ -1350,7 +1448,7 @@ void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
 			     (unsigned long)netmem);
 			continue;
 		}
-		if (page_pool_unref_and_test(netmem))
+		if (page_pool_bulk_take_last_ref(netmem))
 			data[bulk_len++] = netmem;
 	}
 	while (bulk_len)
@@ -1383,7 +1481,7 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 			continue;
 		}
 		/* Not the last user of a fragmented page. */
-		if (!page_pool_unref_and_test(netmem))
+		if (!page_pool_bulk_take_last_ref(netmem))
 			continue;
 		netmem = __page_pool_put_page(pool, netmem, -1, allow_direct);
 		if (netmem)
@@ -1422,8 +1520,24 @@ void ppcore_free_frag(struct page_pool *pool)
 	ppcore_return_netmem(pool, netmem);
 }
 
+static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsigned int *offset,
+						  unsigned int size, gfp_t gfp);
+
+/* The fragment state is the consumer's too (see ppcore_consumer_enter()). */
 netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
 				       unsigned int size, gfp_t gfp)
+{
+	netmem_ref netmem;
+
+	if (!ppcore_consumer_enter(pool, "fragment allocation"))
+		return 0;
+	netmem = __page_pool_alloc_frag_consumer(pool, offset, size, gfp);
+	ppcore_consumer_exit(pool);
+	return netmem;
+}
+
+static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsigned int *offset,
+						  unsigned int size, gfp_t gfp)
 {
 	unsigned int max_size = PAGE_SIZE << pool->p.order;
 	netmem_ref netmem = pool->frag_page;
@@ -1511,11 +1625,14 @@ void page_pool_update_nid(struct page_pool *pool, int new_nid)
 	netmem_ref netmem;
 
 	pool->p.nid = new_nid;
+	if (!ppcore_consumer_enter(pool, "NUMA node update"))
+		return;
 	/* Flush the cache; ring pages are filtered lazily at refill (waive). */
 	while (pool->alloc.count) {
 		netmem = pool->alloc.cache[--pool->alloc.count];
 		ppcore_return_netmem(pool, netmem);
 	}
+	ppcore_consumer_exit(pool);
 }
 
 /* Releasing a page to the page allocator, and inflight accounting. */

@@ -41,6 +41,8 @@ void pp_page_pool_get_misuse(struct pp_page_pool_misuse *m)
 	m->not_pp_page = __atomic_load_n(&misuse[PPCORE_MISUSE_NOT_PP_PAGE], __ATOMIC_RELAXED);
 	m->foreign_pool = __atomic_load_n(&misuse[PPCORE_MISUSE_FOREIGN_POOL], __ATOMIC_RELAXED);
 	m->ref_underflow = __atomic_load_n(&misuse[PPCORE_MISUSE_REF_UNDERFLOW], __ATOMIC_RELAXED);
+	m->concurrent_consumer = __atomic_load_n(&misuse[PPCORE_MISUSE_CONCURRENT_CONSUMER],
+						 __ATOMIC_RELAXED);
 }
 
 static struct page_pool *pool_by_id_locked(u32 id)

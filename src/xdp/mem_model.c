@@ -69,6 +69,20 @@ void xdp_unreg_mem_model(struct xdp_mem_info *mem)
 		mutex_unlock(&ppxdp_mem_lock);
 		return;
 	}
+	/*
+	 * A page_pool's entry outlives its unregistration until the pool is
+	 * freed, so a second unregistration of the same id - a copy of the
+	 * xdp_mem_info, such as an attached queue's that was not detached -
+	 * finds it again. The kernel would page_pool_destroy() once more and
+	 * drop a reference someone else holds (the driver's): the pool could
+	 * then be freed under its driver. Refused instead.
+	 */
+	if (xa->unregistered) {
+		mutex_unlock(&ppxdp_mem_lock);
+		WARN(1, "Request remove already removed id(%u), driver bug?", id);
+		return;
+	}
+	xa->unregistered = true;
 	pool = xa->page_pool;
 	mutex_unlock(&ppxdp_mem_lock);
 
@@ -199,6 +213,22 @@ int xdp_rxq_info_reg_mem_model(struct xdp_rxq_info *xdp_rxq,
 	if (xdp_rxq->reg_state != REG_STATE_REGISTERED) {
 		WARN(1, "Missing register, driver bug");
 		return -EFAULT;
+	}
+	/*
+	 * The queue already has a memory model with an id (registered here,
+	 * or attached). The kernel overwrites it: the first registration's
+	 * id and pool reference are then held for ever - the pool can never
+	 * be freed - and an attached model would be unregistered by the
+	 * wrong owner later. Refused as a busy object, nothing changes: the
+	 * first model stays until xdp_rxq_info_unreg_mem_model() (or
+	 * detach). A model without an id (MEM_TYPE_PAGE_SHARED/ORDER0 with
+	 * no allocator) holds nothing and may be replaced, as drivers that
+	 * reconfigure a queue do.
+	 */
+	if (unlikely(xdp_rxq->mem.id)) {
+		WARN(1, "Memory model already registered (mem id %u), unregister first; driver bug",
+		     xdp_rxq->mem.id);
+		return -EBUSY;
 	}
 
 	xa = __xdp_reg_mem_model(&xdp_rxq->mem, type, allocator);

@@ -31,6 +31,7 @@
 #include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/skbuff.h>
 #include <net/page_pool/helpers.h>
@@ -100,14 +101,20 @@ static __always_inline void xdp_return_other(netmem_ref netmem, enum xdp_mem_typ
 	}
 }
 
-/* Memory said to be a page_pool's that no pool owns: a page the pool gave
+/*
+ * Memory said to be a page_pool's that no pool owns: a page the pool gave
  * back (to its user, or to the page allocator - a stale frame), or one
  * that never was a pool's. The kernel would follow page->pp, which is then
- * NULL or a free-list link; say so and leave the page alone. */
+ * NULL or a free-list link. Reported as page_pool reports a put of such a
+ * page - a WARN and the not_pp_page misuse counter, by
+ * __page_pool_put_misdirected() with no pool, which touches nothing else -
+ * and left alone. Never follows page->pp.
+ */
 static noinline void xdp_return_pp_without_pool(netmem_ref netmem)
 {
-	WARN_ONCE(1, "xdp: MEM_TYPE_PAGE_POOL return of netmem %#lx, which no page_pool owns",
-		  (unsigned long)netmem);
+	pr_warn("xdp: MEM_TYPE_PAGE_POOL return of netmem %#lx, which no page_pool owns "
+		"(a stale frame?): left alone\n", (unsigned long)netmem);
+	__page_pool_put_misdirected(NULL, netmem, -1, false);
 }
 
 /* The newest generation for a page_pool netmem. Caller passes the head
@@ -129,12 +136,28 @@ static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_di
 	__page_pool_put_netmem_owned(pool, netmem, -1, napi_direct);
 }
 
-/* An id with no allocator: the kernel would oops. Say so, and give the
- * netmem to the pool that owns it so nothing leaks. */
+/*
+ * An id with no allocator: the kernel would oops. Say so, and refuse the
+ * netmem: reported as page_pool reports a put that names no pool (WARN,
+ * misuse counter not_pp_page or foreign_pool, by
+ * __page_pool_put_misdirected() with no pool), and the page is left
+ * exactly as it is - never followed, never sent anywhere.
+ *
+ * Why not give it to the pool the page names? The id of a live pool's
+ * registration is always found (its entries go only when the pool is
+ * freed), so an unknown id means the frame is stale or made up: its pool
+ * and id are gone, and its page is back in the page allocator - where
+ * page->pp is a free-list link, which the kernel-derived code used to
+ * follow as a pool (issue 12, finding 1: SIGSEGV) - or a second pool has
+ * since allocated it, and sending it "home" would drop its new user's
+ * reference and hand the page out twice (the ABA that page_pool itself
+ * now refuses, finding 6). A caller who really held the page keeps its
+ * reference and may put it to its pool.
+ */
 static noinline void xdp_return_unknown_id(netmem_ref netmem, u32 mem_id)
 {
-	WARN_ONCE(1, "xdp: return to unregistered mem id %u", mem_id);
-	page_pool_put_full_netmem(netmem_get_pp(netmem), netmem, false);
+	WARN_ONCE(1, "xdp: return to unregistered mem id %u refused", mem_id);
+	__page_pool_put_misdirected(NULL, netmem, -1, false);
 }
 
 /*
@@ -280,6 +303,49 @@ static __always_inline netmem_ref xdp_bulk_netmem(const void *data)
 	return page_to_netmem(virt_to_page(data));
 }
 
+/*
+ * A bulk whose count is past its capacity (or negative): never
+ * initialised (xdp_frame_bulk_init() forgotten, stack garbage), or
+ * overwritten. Adding at q[count] would write past the bulk and a flush
+ * would read past it - pointers that are no netmems. Nothing in it can be
+ * trusted, the cached allocator (bq->xa) neither: reported, and the bulk
+ * starts empty; whatever it held is left alone.
+ */
+static noinline void xdp_bulk_bad_count(struct xdp_frame_bulk *bq)
+{
+	WARN(1, "xdp_frame_bulk: count %d past its capacity %d (not initialised?): reset, "
+	     "its contents left alone", bq->count, XDP_BULK_QUEUE_SIZE);
+	bq->count = 0;
+	bq->xa = NULL;
+}
+
+void __xdp_flush_frame_bulk_bad_count(struct xdp_frame_bulk *bq)
+{
+	xdp_bulk_bad_count(bq);
+}
+
+/* Give back a bulk whose count is at least its capacity: full, or bad
+ * (reset). The put is of exactly XDP_BULK_QUEUE_SIZE, which costs no
+ * more than xdp_flush_frame_bulk()'s empty test and count reload. */
+static __always_inline void xdp_bulk_flush_full(struct xdp_frame_bulk *bq)
+{
+	if (unlikely(bq->count != XDP_BULK_QUEUE_SIZE)) {
+		xdp_bulk_bad_count(bq);
+		return;
+	}
+	page_pool_put_netmem_bulk(bq->q, XDP_BULK_QUEUE_SIZE);
+	bq->count = 0;
+}
+
+/* Room for one more netmem: a full bulk is flushed, a bad one reset.
+ * Unsigned, so a negative count is past capacity too (and the compare
+ * costs what the kernel's == does). */
+static __always_inline void xdp_bulk_make_room(struct xdp_frame_bulk *bq)
+{
+	if (unlikely((u32)bq->count >= XDP_BULK_QUEUE_SIZE))
+		xdp_bulk_flush_full(bq);
+}
+
 /* Queue a multi-buffer frame's fragments, flushing whenever the bulk is
  * full (the fragments do not hold the frame; its head is queued after). */
 static void xdp_bulk_add_frags(const struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
@@ -288,8 +354,7 @@ static void xdp_bulk_add_frags(const struct xdp_frame *xdpf, struct xdp_frame_bu
 	u32 i, nr_frags = sinfo->nr_frags;
 
 	for (i = 0; i < nr_frags; i++) {
-		if (bq->count == XDP_BULK_QUEUE_SIZE)
-			xdp_flush_frame_bulk(bq);
+		xdp_bulk_make_room(bq);
 		bq->q[bq->count++] = skb_frag_netmem(&sinfo->frags[i]);
 	}
 }
@@ -301,15 +366,10 @@ static void xdp_bulk_add_frags(const struct xdp_frame *xdpf, struct xdp_frame_bu
  */
 static noinline void xdp_bulk_new_allocator(struct xdp_frame_bulk *bq, u32 mem_id)
 {
-	struct xdp_mem_allocator *xa;
-
 	WARN_ONCE(!rcu_read_lock_held() && !in_softirq(),
 		  "xdp_return_frame_bulk() outside an RCU read-side section");
 	xdp_flush_frame_bulk(bq);
-	xa = ppxdp_mem_lookup(mem_id);
-	if (unlikely(!xa))
-		WARN_ONCE(1, "xdp: bulk return to unregistered mem id %u", mem_id);
-	bq->xa = xa;
+	bq->xa = ppxdp_mem_lookup(mem_id);
 }
 
 /* Out of line, as xdp_return_pp_lookup() is, so that the direct path's
@@ -318,27 +378,34 @@ static noinline void xdp_bulk_new_allocator(struct xdp_frame_bulk *bq, u32 mem_i
 static noinline void xdp_return_frame_bulk_lookup(struct xdp_frame *xdpf,
 						  struct xdp_frame_bulk *bq)
 {
-	const struct xdp_mem_allocator *xa = bq->xa;
+	const struct xdp_mem_allocator *xa;
 
-	if (bq->count == XDP_BULK_QUEUE_SIZE)
-		xdp_flush_frame_bulk(bq);
-	if (unlikely(!xa || xdpf->mem_id != xa->mem.id))
+	/* First: a bad count means bq->xa is garbage too. */
+	xdp_bulk_make_room(bq);
+	xa = bq->xa;
+	if (unlikely(!xa || xdpf->mem_id != xa->mem.id)) {
 		xdp_bulk_new_allocator(bq, xdpf->mem_id);
+		/* An unknown id: refused as a single return refuses it (the
+		 * mixed-pool flush would send each page to whatever pool it
+		 * names now: see xdp_return_unknown_id()). */
+		if (unlikely(!bq->xa)) {
+			xdp_return_frame(xdpf);
+			return;
+		}
+	}
 	if (unlikely(xdp_frame_has_frags(xdpf))) {
 		xdp_bulk_add_frags(xdpf, bq);
-		if (bq->count == XDP_BULK_QUEUE_SIZE)
-			xdp_flush_frame_bulk(bq);
+		xdp_bulk_make_room(bq);
 	}
-	/* An unknown id still goes into the (mixed-pool) bulk: the flush
-	 * hands the page to the pool that owns it. */
 	bq->q[bq->count++] = xdp_bulk_netmem(xdpf->data);
 }
 
 /* A full bulk: give it back, then start the next one with @netmem. */
 static noinline void xdp_bulk_flush_then_add(struct xdp_frame_bulk *bq, netmem_ref netmem)
 {
-	xdp_flush_frame_bulk(bq);
-	bq->q[bq->count++] = netmem;
+	xdp_bulk_flush_full(bq);
+	bq->q[0] = netmem;
+	bq->count = 1;
 }
 
 /* The direct generation's multi-buffer frame: fragments, then the head. */
@@ -348,8 +415,7 @@ static noinline void xdp_return_frame_bulk_frags(struct xdp_frame *xdpf,
 	netmem_ref head = xdp_bulk_netmem(xdpf->data);
 
 	xdp_bulk_add_frags(xdpf, bq);
-	if (bq->count == XDP_BULK_QUEUE_SIZE)
-		xdp_flush_frame_bulk(bq);
+	xdp_bulk_make_room(bq);
 	bq->q[bq->count++] = head;
 }
 
@@ -371,7 +437,8 @@ void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq)
 	}
 	/* Pools may be mixed: page_pool_put_netmem_bulk() sorts them out. */
 	netmem = xdp_bulk_netmem(xdpf->data);
-	if (unlikely(bq->count == XDP_BULK_QUEUE_SIZE)) {
+	/* Full, or past capacity (a bulk never initialised): out of line. */
+	if (unlikely((u32)bq->count >= XDP_BULK_QUEUE_SIZE)) {
 		xdp_bulk_flush_then_add(bq, netmem);
 		return;
 	}

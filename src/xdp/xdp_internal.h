@@ -24,7 +24,8 @@
  *             publishing a new one; the old array and removed entries are
  *             freed after a grace period. At least one slot is always
  *             NULL, so a probe ends even while writers run.
- * Entries are immutable once published.
+ * Entries are immutable once published, but for the writer-only
+ * unregistered flag.
  */
 #ifndef _PP_XDP_INTERNAL_H
 #define _PP_XDP_INTERNAL_H
@@ -46,6 +47,12 @@ struct xdp_mem_allocator {
 	};
 	struct rcu_head rcu;
 	struct ppxdp_lfht_node lfht;	/* in the rculfhash mirror */
+	/* The registration was dropped (xdp_unreg_mem_model()); the entry
+	 * stays published until its pool is freed. Written and read under
+	 * ppxdp_mem_lock only - returns never look at it - so a second
+	 * unregistration of the same id (two copies of one xdp_mem_info) is
+	 * refused instead of dropping a pool reference it does not own. */
+	bool unregistered;
 };
 
 /* Mem ids: MEM_ID_MIN .. MEM_ID_MAX - 1, as the kernel's IDA range (its

@@ -218,7 +218,6 @@ enum fz_misuse {
 	FZ_MU_XDP_BULK_DUP,	/* a frame twice in one xdp_frame_bulk */
 	FZ_MU_ALLOC_ZERO,	/* size-0 va/frag allocations */
 	FZ_MU_ABA,		/* stale put after the page changed pools */
-	FZ_MU_WRONG_POOL,	/* put naming another pool: refused */
 	FZ_MU_MP_PAGE,		/* page/va allocation on a provider pool */
 	FZ_MU_REG_TWICE,	/* xdp_rxq_info_reg_mem_model() twice */
 	FZ_MU_FRAG_OVERPUT,	/* a fragment put once more than held */
@@ -227,7 +226,9 @@ enum fz_misuse {
 };
 
 #ifndef FZ_MISUSE_LANDED
-#define FZ_MISUSE_LANDED	0u
+#define FZ_MISUSE_LANDED	((1u << FZ_MU_STALE_XDP) | (1u << FZ_MU_BULK_DUP) |	\
+				 (1u << FZ_MU_XDP_BULK_DUP) | (1u << FZ_MU_ABA) |	\
+				 (1u << FZ_MU_REG_TWICE))
 #endif
 
 bool fz_misuse_on(enum fz_misuse kind);

@@ -85,7 +85,7 @@ void fz_op_bulk_dup(void)
 	data[n++] = e->nm;
 	/* Up to 7 other references the model holds (distinct pages, free
 	 * references; for the page bulk of the same pool). */
-	for (i = 0; i < fz.nr_pages && n < 8; i++) {
+	for (i = 0; i < fz.nr_pages && n < 1 + (how >> 5); i++) {
 		struct fz_page *x = &fz.pages[(b + 1 + i) % fz.nr_pages];
 
 		if (x == e || x->refs <= x->stack_refs)

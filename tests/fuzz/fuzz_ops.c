@@ -864,17 +864,11 @@ static void op_wrong_pool(void)
 	ppinv_expect_warns(&fz.inv, 1);
 	ppinv_expect_misuse(&fz.inv, 0, 1, 0);
 	fz.t.misuse++;
-	if (fz_misuse_on(FZ_MU_WRONG_POOL)) {
-		/* Issue 12: refused - nothing changes, the caller still holds
-		 * its reference and puts it to the right pool later (a put
-		 * that went "home" instead would, after an ABA, drop the
-		 * reference of the page's new holder: FZ_OP_ABA). */
-		fz.t.misuse_ops[FZ_OP_WRONG_POOL]++;
-		return;
-	}
-	/* Before issue 12: the page is sent to the pool it belongs to. */
-	fz_drop_ref(e);
-	fz_after_put(ri);
+	/* Refused (issue 12, finding 6): nothing changes, the reference is
+	 * still ours, and goes to the right pool later (a put that went
+	 * "home" instead would, after an ABA, drop the reference of the
+	 * page's new holder: FZ_OP_ABA). */
+	fz.t.misuse_ops[FZ_OP_WRONG_POOL]++;
 }
 
 /* The @b-th (cyclically) pool that is alive, or destroyed and alive. */

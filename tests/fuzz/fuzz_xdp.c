@@ -12,6 +12,8 @@
  */
 #include <string.h>
 
+#include <linux/bottom_half.h>
+#include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <net/page_pool/helpers.h>
 
@@ -111,23 +113,39 @@ static void xdp_return(uint8_t b, uint8_t how)
  * memory model, then the page goes back, the queue unregisters and the
  * pool is destroyed - pool and mem id gone, the page free (pp_ref_count 1,
  * its struct page's pool word a free-list link now) - and the frame is
- * returned with the mem-id lookup. Reported (a WARN) and the page left
- * alone: still free, no pool's. All inside the operation, with a pool and
- * a queue of its own, so nothing else can take the page meanwhile.
+ * returned by one of the return calls. Reported and the page left alone:
+ *   - the page still free: a WARN and not_pp_page in the direct
+ *     generation, plus the unknown id's WARN with the mem-id lookup;
+ *   - the page taken by another pool meanwhile (how & 4; the lookup
+ *     generation, which can tell: the frame's id names nothing): the id's
+ *     WARN and the refusal's (foreign_pool), the new holder's reference
+ *     untouched. (The direct generation cannot tell such a frame from a
+ *     live one: it trusts the page, as the kernel does - not fuzzed.)
+ * All inside the operation, with pools and a queue of its own, so nothing
+ * else takes the page meanwhile. The frame is a copy (as a driver's stale
+ * descriptor would be): the original lives in the page, free memory now.
  */
-static void xdp_stale(uint8_t how)
+static struct page_pool *xdp_temp_pool(void)
 {
 	struct page_pool_params pp = { .pool_size = 16, .nid = NUMA_NO_NODE };
-	struct xdp_frame_bulk bq;
-	struct xdp_rxq_info rxq;
-	struct xdp_frame *xdpf;
-	struct xdp_buff xdp;
-	struct page_pool *pool;
-	struct page *page;
-	int mode;
+	struct page_pool *pool = page_pool_create(&pp);
 
-	pool = page_pool_create(&pp);
-	if (IS_ERR_OR_NULL(pool))
+	return IS_ERR_OR_NULL(pool) ? NULL : pool;
+}
+
+static void xdp_stale(uint8_t how)
+{
+	bool lookup = (how & 8) || (how & 4), other = how & 4;
+	struct page *page, *got[160];
+	struct xdp_frame_bulk bq;
+	struct xdp_frame stale, *xdpf;
+	struct xdp_rxq_info rxq;
+	struct page_pool *pool, *b = NULL;
+	struct xdp_buff xdp;
+	int mode, n = 0, i, found = -1;
+
+	pool = xdp_temp_pool();
+	if (!pool)
 		goto skip;
 	memset(&rxq, 0, sizeof(rxq));
 	if (xdp_rxq_info_reg(&rxq, fz.netdev, 1, 0)) {
@@ -148,45 +166,73 @@ static void xdp_stale(uint8_t how)
 	xdp_init_buff(&xdp, PAGE_SIZE, &rxq);
 	xdp_prepare_buff(&xdp, page_address(page), 256, 64, false);
 	xdpf = xdp_convert_buff_to_frame(&xdp);
+	if (xdpf)
+		stale = *xdpf;
 	page_pool_put_full_page(pool, page, false);
 	xdp_rxq_info_unreg(&rxq);
 	page_pool_destroy(pool);
 	pp_workqueue_run_all();
-	if (!xdpf || page_pool_page_is_pp(page)) {
-		if (!xdpf)
-			fz_fail(PPINV_API, "xdp_convert_buff_to_frame() refused a valid buffer");
-		else
-			fz_fail(PPINV_PP_PAGE_LEFT, "page %#lx still a page_pool page after its pool went",
-				(unsigned long)page_to_netmem(page));
+	if (!xdpf) {
+		fz_fail(PPINV_API, "xdp_convert_buff_to_frame() refused a valid buffer");
 		return;
 	}
-	mode = pp_xdp_set_return_mode(PP_XDP_RETURN_LOOKUP);
+	if (page_pool_page_is_pp(page)) {
+		fz_fail(PPINV_PP_PAGE_LEFT, "page %#lx still a page_pool page after its pool went",
+			(unsigned long)page_to_netmem(page));
+		return;
+	}
+	if (other) {
+		/* Another pool takes the page (a refill takes the page
+		 * allocator's hottest pages: this one is among them). */
+		b = xdp_temp_pool();
+		for (n = 0; b && n < (int)ARRAY_SIZE(got); n++) {
+			got[n] = page_pool_dev_alloc_pages(b);
+			if (!got[n])
+				break;
+			if (got[n] == page) {
+				found = n++;
+				break;
+			}
+		}
+		if (found < 0)
+			goto out;
+	}
+	mode = pp_xdp_set_return_mode(lookup ? PP_XDP_RETURN_LOOKUP : PP_XDP_RETURN_DIRECT);
 	switch (how % 3) {
 	case 0:
-		xdp_return_frame(xdpf);
+		xdp_return_frame(&stale);
 		break;
 	case 1:
 		xdp_frame_bulk_init(&bq);
 		rcu_read_lock();
-		xdp_return_frame_bulk(xdpf, &bq);
+		xdp_return_frame_bulk(&stale, &bq);
 		xdp_flush_frame_bulk(&bq);
 		rcu_read_unlock();
 		break;
 	case 2:
-		if (fz_in_softirq())
-			xdp_return_frame_rx_napi(xdpf);
-		else
-			xdp_return_frame(xdpf);
+		local_bh_disable();
+		xdp_return_frame_rx_napi(&stale);
+		local_bh_enable();
 		break;
 	}
 	pp_xdp_set_return_mode(mode);
-	ppinv_expect_warns(&fz.inv, 1);
+	ppinv_expect_warns(&fz.inv, lookup ? 2 : 1);
+	ppinv_expect_misuse(&fz.inv, !other, other, 0);
 	fz.t.misuse++;
 	fz.t.misuse_ops[FZ_OP_XDP]++;
-	if (page_ref_count(page) != 0 || page_pool_page_is_pp(page))
-		fz_fail(PPINV_HELD_PAGE, "a stale XDP frame touched free page %#lx: refcount %d, pp %d",
-			(unsigned long)page_to_netmem(page), page_ref_count(page),
-			page_pool_page_is_pp(page));
+	if (other ? atomic_long_read(netmem_get_pp_ref_count_ref(page_to_netmem(page))) != 1 ||
+		    page_pool_to_pp(page) != b :
+		    page_ref_count(page) != 0 || page_pool_page_is_pp(page))
+		fz_fail(PPINV_HELD_PAGE, "a stale XDP frame touched page %#lx (%s): refcount %d, pp %d",
+			(unsigned long)page_to_netmem(page), other ? "another pool's" : "free",
+			page_ref_count(page), page_pool_page_is_pp(page));
+out:
+	for (i = 0; i < n; i++)
+		page_pool_put_full_page(b, got[i], false);
+	if (b) {
+		page_pool_destroy(b);
+		pp_workqueue_run_all();
+	}
 	return;
 skip:
 	fz.t.skipped++;

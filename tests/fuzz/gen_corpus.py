@@ -198,9 +198,9 @@ SEEDS["xdp-unbind"] = seq(0, create(0, DMA_SYNC), xdp(0, 0), *allocs(0, 4), op("
 # Misuse of issue 12 (fuzz_misuse.c, fuzz_xdp.c): each must be reported
 # and lose nothing.
 SEEDS["misuse-bulk-dup"] = seq(0, create(0, DMA_SYNC), create(1, PLAIN), *allocs(0, 4),
-                               *allocs(1, 3), op("BULK_DUP", 0, 0), op("BULK_DUP", 1, 4),
-                               op("BULK_DUP", 2, 1), op("BH", 1), op("BULK_DUP", 0, 3),
-                               op("BH", 0))
+                               *allocs(1, 3), op("BULK_DUP", 0, 0x20), op("BULK_DUP", 1, 0x44),
+                               op("BULK_DUP", 2, 0x21), op("BH", 1), op("BULK_DUP", 0, 0x23),
+                               op("BH", 0), *puts(3))
 SEEDS["misuse-alloc-zero"] = seq(0, create(0, PLAIN), op("ALLOC_ZERO", 0, 0),
                                  op("ALLOC_ZERO", 0, 4), op("ALLOC_ZERO", 0, 1),
                                  op("ALLOC_ZERO", 0, 3), op("ALLOC_ZERO", 0, 5),
@@ -230,7 +230,8 @@ SEEDS["misuse-bad-args"] = seq(0, create(0, PLAIN), *[op("BAD_ARGS", w) for w in
                                                       (0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 13)])
 for cfg, tag in ((0, "direct"), (XDP_LOOKUP, "lookup")):
     SEEDS[f"misuse-xdp-{tag}"] = seq(cfg, create(0, DMA_SYNC | NAPI), create(1, PLAIN),
-                                     xdp(0, 0), *allocs(0, 4), xdp(4, 0, 0), xdp(4, 0, 1),
+                                     xdp(0, 0), *allocs(0, 4), *[xdp(4, 0, h) for h in
+                                                                  (0, 1, 2, 8, 9, 10, 4, 5, 6)],
                                      xdp(5, 0, 0x80), xdp(5, 0, 1), xdp(6, 0), op("BH", 1),
                                      xdp(6, 1), xdp(4, 0, 2), op("BH", 0), xdp(1, 0), *puts(4))
 

@@ -261,6 +261,16 @@ int ppinv_check_step(struct ppinv *c)
 			   m.foreign_pool - c->misuse.foreign_pool, c->expect_misuse.foreign_pool);
 		bad++;
 	}
+	/* Never declared: nothing in the suites recycles directly or
+	 * allocates from outside a pool's consumer context on purpose
+	 * (tests/hardening/concurrent_consumer does, without the checker).
+	 * Counted only in a CONFIG_DEBUG_NET build. */
+	if (m.concurrent_consumer != c->misuse.concurrent_consumer) {
+		ppinv_fail(c, PPINV_DOUBLE_RETURN,
+			   "consumer side entered by a second context: %lu times",
+			   m.concurrent_consumer - c->misuse.concurrent_consumer);
+		bad++;
+	}
 	c->misuse = m;
 
 	if (warns - c->warns != c->expect_warns) {

@@ -135,8 +135,13 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
 static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_pool *pool,
 								   gfp_t gfp)
 {
-	u32 count = pool->alloc.count;
+	u32 count;
 
+	/* CONFIG_DEBUG_NET: every allocation goes through the library,
+	 * which checks that no other context is in the consumer side. */
+	if (IS_ENABLED(CONFIG_DEBUG_NET))
+		return __page_pool_alloc_netmems_slow_path(pool, gfp);
+	count = pool->alloc.count;
 	if (likely(count)) {
 		netmem_ref netmem = pool->alloc.cache[--count];
 
@@ -166,8 +171,12 @@ static __always_inline struct page *__page_pool_alloc_pages_inline(struct page_p
 static __always_inline bool
 __page_pool_recycle_direct_fast_owned(struct page_pool *pool, netmem_ref netmem)
 {
-	u32 count = pool->alloc.count;
+	u32 count;
 
+	/* CONFIG_DEBUG_NET: the library's direct recycle checks the caller. */
+	if (IS_ENABLED(CONFIG_DEBUG_NET))
+		return false;
+	count = pool->alloc.count;
 	if (!netmem_is_net_iov(netmem)) {
 		const struct page *page = __netmem_to_page(netmem);
 
@@ -230,9 +239,9 @@ static __always_inline void __page_pool_put_netmem_owned(struct page_pool *pool,
 /**
  * page_pool_put_netmem() - drop a reference; the last one recycles.
  * A netmem that is not @pool's (not a page_pool page at all, a page already
- * given back to the page allocator, or another pool's page) is reported
- * with a WARN and is not touched beyond that - another pool's page goes
- * back to its own pool.
+ * given back to the page allocator, or another pool's page - a stale put
+ * after the page moved to another pool) is refused: a WARN, the misuse
+ * counter foreign_pool or not_pp_page, and the page is not touched.
  */
 static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netmem,
 					unsigned int dma_sync_size, bool allow_direct)

@@ -250,6 +250,13 @@ struct page_pool {
 	} ____cacheline_aligned_in_smp;
 
 	struct pp_alloc_cache alloc ____cacheline_aligned_in_smp;
+#ifdef CONFIG_DEBUG_NET
+	/* The consumer-side guard (src/core/page_pool.c): which thread is
+	 * inside an allocation or a direct recycle, how deep. */
+	void *dbg_consumer;
+	unsigned int dbg_consumer_depth;
+	bool dbg_consumer_warned;
+#endif
 
 	/* Recycle ring: many producers under ring.producer_lock, the
 	 * consumer (refill) lock-free. */
