@@ -1422,21 +1422,42 @@ void ppcore_free_frag(struct page_pool *pool)
 	ppcore_return_netmem(pool, netmem);
 }
 
+/*
+ * The smallest fragment, and the unit fragments are rounded up to: the
+ * larger of the DMA alignment (1 on x86-64, 128 on arm64) and
+ * skb_shared_info's (8), as Linux 6.12.117 (Debian's linux-source-6.12) does,
+ * so a fragment can end in a shared info that build_skb() puts there.
+ * 100-byte fragments: 0, 104, 208, ...
+ */
+static inline unsigned int page_pool_frag_align(void)
+{
+	return max_t(unsigned int, dma_get_cache_alignment(),
+		     __alignof__(struct skb_shared_info));
+}
+
 netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
 				       unsigned int size, gfp_t gfp)
 {
 	unsigned int max_size = PAGE_SIZE << pool->p.order;
 	netmem_ref netmem = pool->frag_page;
 
-	if (WARN_ON(size > max_size))
-		return 0;
-
-	/* As Linux 6.12.117 (Debian's linux-source-6.12): fragments start
-	 * on the larger of the DMA alignment (1 on x86-64, 128 on arm64) and
-	 * skb_shared_info's (8), so a fragment can end in a shared info that
-	 * build_skb() puts there. 100-byte fragments: 0, 104, 208, ... */
-	size = ALIGN(size, max_t(unsigned int, dma_get_cache_alignment(),
-				 __alignof__(struct skb_shared_info)));
+	/*
+	 * A fragment never starts at or past its page's end. The kernel's
+	 * code lets a size-0 fragment start at frag_offset == max_size when
+	 * the page was filled exactly: page_address() + offset is then the
+	 * next page, and page_pool_free_va() of it puts a page someone else
+	 * holds. Size 0 gets the smallest fragment instead (helpers.h):
+	 * inside a page, its own address, one reference like any other.
+	 * One compare catches both size 0 (it wraps) and a size above the
+	 * page, as the kernel's WARN_ON(size > max_size) alone did.
+	 */
+	if (unlikely(size - 1 >= max_size)) {
+		if (WARN_ON(size > max_size))
+			return 0;
+		size = 1;
+	}
+	/* max_size is a multiple of the unit: never more than the page. */
+	size = ALIGN(size, page_pool_frag_align());
 	*offset = pool->frag_offset;
 
 	if (netmem && *offset + size > max_size) {

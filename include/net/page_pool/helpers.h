@@ -284,6 +284,20 @@ static inline netmem_ref page_pool_dev_alloc_netmems(struct page_pool *pool)
 	return page_pool_alloc_netmems(pool, GFP_ATOMIC | __GFP_NOWARN);
 }
 
+/*
+ * page_pool_alloc_frag() and the size-based allocators below carve
+ * fragments that always start inside their page: a fragment that would
+ * start at or past the end takes a new page. Size 0 gets the smallest
+ * fragment (the alignment unit: 8 bytes on x86-64, dma_get_cache_alignment()
+ * where that is larger) - a real fragment with its own address and one
+ * reference, freed like any other - rather than NULL: a driver treats NULL
+ * as out of memory, and the kernel's code would hand out the byte after
+ * the page (the next page's first byte, whose page_pool_free_va() then
+ * puts a page that is not this fragment's). A size above
+ * PAGE_SIZE << order is refused by page_pool_alloc_frag() (WARN, NULL);
+ * page_pool_alloc() gives a whole page for it and *size says how much that
+ * is (the kernel's contract: *size is the allocated size).
+ */
 static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
 						    unsigned int *offset, unsigned int size)
 {
@@ -302,7 +316,9 @@ static inline netmem_ref page_pool_alloc_netmem(struct page_pool *pool, unsigned
 	unsigned int max_size = PAGE_SIZE << pool->p.order;
 	netmem_ref netmem;
 
-	if ((*size << 1) > max_size) {
+	/* Not (*size << 1) > max_size, the kernel's test: it wraps for a
+	 * size of 2 GiB and more, which then looked like a small fragment. */
+	if (*size > (max_size >> 1)) {
 		*size = max_size;
 		*offset = 0;
 		return page_pool_alloc_netmems(pool, gfp);
