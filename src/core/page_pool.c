@@ -668,6 +668,35 @@ netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp
 	return netmem;
 }
 
+/*
+ * A page allocation (page_pool_alloc_pages(), page_pool_alloc(),
+ * page_pool_alloc_frag() and the helpers over them) from a pool whose
+ * memory provider hands out net_iovs: there is no struct page to return.
+ * The kernel's netmem_to_page() WARNs once and returns NULL, and the net_iov
+ * it took stays out for good (the pool is never freed, the provider stays
+ * busy). Here it goes straight back to the pool: nothing is lost, and the
+ * caller gets NULL with a WARN as in the kernel. The check costs the page
+ * allocators nothing: netmem_to_page() tested the NET_IOV bit already.
+ */
+struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref netmem)
+{
+	WARN_ONCE(1, "page_pool %u: page allocation from a pool of net_iovs (memory provider); use the netmem API",
+		  pool->user.id);
+	/* A whole netmem has just left the alloc cache (or the refill that
+	 * put the rest there): the allocating context owns the cache, so
+	 * undo the pop, as if it never happened - no sync, no ring. */
+	if (netmem != pool->frag_page &&
+	    atomic_long_read(netmem_get_pp_ref_count_ref(netmem)) == 1 &&
+	    pool->alloc.count < PP_ALLOC_CACHE_SIZE) {
+		atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+		pool->alloc.cache[pool->alloc.count++] = netmem;
+		return NULL;
+	}
+	/* A fragment: its reference goes back as a user's put would. */
+	page_pool_put_full_netmem(pool, netmem, false);
+	return NULL;
+}
+
 /* The exported bodies; calls go to the inline copies in helpers.h. */
 netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 {
@@ -676,7 +705,7 @@ netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 
 struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 {
-	return netmem_to_page(page_pool_alloc_netmems(pool, gfp));
+	return __page_pool_alloc_pages_inline(pool, gfp);
 }
 
 /* Recycling. */
@@ -1495,7 +1524,11 @@ frag_reset:
 struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 				  unsigned int size, gfp_t gfp)
 {
-	return netmem_to_page(page_pool_alloc_frag_netmem(pool, offset, size, gfp));
+	netmem_ref netmem = page_pool_alloc_frag_netmem(pool, offset, size, gfp);
+
+	if (unlikely(netmem_is_net_iov(netmem)))
+		return __page_pool_alloc_unreadable(pool, netmem);
+	return __netmem_to_page(netmem);
 }
 
 /* Direct recycling and NUMA. */
