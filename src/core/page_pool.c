@@ -1424,29 +1424,78 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 
 /* Fragments. */
 
+/*
+ * Drop the frag bias of @netmem: the references page_pool_fragment_netmem()
+ * gave it that no fragment took (BIAS_MAX - frag_users). Returns what is
+ * left: > 0, users still hold fragments (the last one's put recycles the
+ * page); 0, every fragment came back and the page is the pool's again (in
+ * the "1 piece" state); < 0, the page was put more times than fragments were
+ * handed out (a fragment over-put).
+ *
+ * An over-put before the drain is silent: each fragment put only takes one
+ * from a count near BIAS_MAX. Here it shows. Which put was the extra one
+ * cannot be told (a put names the page, not the fragment), so every
+ * fragment's puts have come in - or an over-putter put more than once too
+ * often while a fragment is still held. Either way the page must not be
+ * recycled into the pool (a holder's page would be handed out twice), and
+ * it must not be kept (the pool would wait for it forever): the caller
+ * releases it to the page allocator. The count is left negative, so a
+ * put racing with that release is an underflow too (reported, undone)
+ * and never looks like a last reference.
+ */
+static long page_pool_frag_unbias(struct page_pool *pool, netmem_ref netmem)
+{
+	atomic_long_t *pp_ref_count = netmem_get_pp_ref_count_ref(netmem);
+	long drain_count = BIAS_MAX - pool->frag_users;
+	long ret;
+
+	/* Acquire: as page_pool_unref_netmem(), the users' reads of the page
+	 * happen before we recycle it. */
+	if (atomic_long_read_acquire(pp_ref_count) == drain_count) {
+		atomic_long_set(pp_ref_count, 1);
+		return 0;
+	}
+	ret = atomic_long_sub_return(drain_count, pp_ref_count);
+	if (likely(ret > 0))
+		return ret;
+	if (ret == 0) {
+		atomic_long_set(pp_ref_count, 1);
+		return 0;
+	}
+	ppcore_count_misuse(PPCORE_MISUSE_REF_UNDERFLOW);
+	WARN(1, "page_pool %u: fragmented page %#lx put %ld more times than its %ld fragments; released, not recycled",
+	     pool->user.id, (unsigned long)netmem, -ret, pool->frag_users);
+	return ret;
+}
+
 static netmem_ref page_pool_drain_frag(struct page_pool *pool, netmem_ref netmem)
 {
-	long drain_count = BIAS_MAX - pool->frag_users;
+	long ret = page_pool_frag_unbias(pool, netmem);
 
 	/* Some user still holds a fragment. */
-	if (likely(page_pool_unref_netmem(netmem, drain_count)))
+	if (likely(ret > 0))
 		return 0;
 
-	if (__page_pool_page_can_be_recycled(netmem)) {
+	if (ret == 0 && __page_pool_page_can_be_recycled(netmem)) {
 		page_pool_dma_sync_for_device(pool, netmem, -1);
 		return netmem;
 	}
+	/* Extra page references, or an over-put (ret < 0): out of the pool. */
 	ppcore_return_netmem(pool, netmem);
 	return 0;
 }
 
+/* Destroy: the pool will carve no more fragments from its frag page. */
 void ppcore_free_frag(struct page_pool *pool)
 {
-	long drain_count = BIAS_MAX - pool->frag_users;
 	netmem_ref netmem = pool->frag_page;
 
 	pool->frag_page = 0;
-	if (!netmem || page_pool_unref_netmem(netmem, drain_count))
+	/* Users still hold fragments: the last one's put releases the page
+	 * (the pool is destroyed). Otherwise every fragment is back - or it
+	 * was over-put, which page_pool_frag_unbias() reported: release it
+	 * either way; the pool must not wait for it. */
+	if (!netmem || page_pool_frag_unbias(pool, netmem) > 0)
 		return;
 	ppcore_return_netmem(pool, netmem);
 }
@@ -1489,7 +1538,27 @@ netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *off
 	size = ALIGN(size, page_pool_frag_align());
 	*offset = pool->frag_offset;
 
-	if (netmem && *offset + size > max_size) {
+	/*
+	 * CONFIG_DEBUG_NET: a fragment over-put shows before the drain. The
+	 * current page's count is BIAS_MAX minus the puts plus the extra
+	 * references users took (page_pool_ref_netmem(), which precede their
+	 * puts); below BIAS_MAX - frag_users, more came back than was handed
+	 * out. Stop carving from the page: drain it now, which reports it and
+	 * releases it (page_pool_frag_unbias()). One load of a word the
+	 * release build does not touch here, so it is a debug check.
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_NET) && netmem &&
+	    unlikely(atomic_long_read(netmem_get_pp_ref_count_ref(netmem)) <
+		     BIAS_MAX - pool->frag_users)) {
+		netmem = page_pool_drain_frag(pool, netmem);
+		if (netmem) {
+			/* Defensive: the drain hands back a page only when no
+			 * underflow was seen after all (a racing
+			 * page_pool_ref_netmem()). */
+			alloc_stat_inc(pool, fast);
+			goto frag_reset;
+		}
+	} else if (netmem && *offset + size > max_size) {
 		netmem = page_pool_drain_frag(pool, netmem);
 		if (netmem) {
 			/* The last user gave it back: reuse it in place. */

@@ -311,6 +311,13 @@ static inline netmem_ref page_pool_dev_alloc_netmems(struct page_pool *pool)
  * is (the kernel's contract: *size is the allocated size).
  * On a memory-provider pool (net_iovs) the struct page variants return
  * NULL with a WARN and take nothing; use the netmem variants there.
+ * Each fragment is put exactly once. A page put more often than it had
+ * fragments is reported when the pool drains it (the next fragment that
+ * does not fit, or destroy; with CONFIG_DEBUG_NET already the next
+ * fragment allocation): WARN, ref_underflow misuse counter, and the page
+ * goes back to the page allocator, never into the pool - which fragment
+ * was put twice cannot be told, and a page some user may still hold must
+ * not be handed out again by the pool.
  */
 static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
 						    unsigned int *offset, unsigned int size)
