@@ -9,6 +9,11 @@
  * counts are 0, the hook is not installed), it is always bound (there is
  * no binding to lose), and its device-side access reaches all arena
  * memory, as a device without IOMMU does.
+ *
+ * Arguments: a NULL or ERR_PTR() device (an unchecked pp_device_create())
+ * or output pointer is an error (-EINVAL, or the neutral value a function's
+ * comment names), never a crash. Every error a function returns is listed
+ * at it.
  * Layer: dma.
  */
 #ifndef _PAGEPOOL_DMA_H
@@ -44,7 +49,7 @@ struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
  * device pagepool did not create; -ENODEV after pp_device_destroy(); or
  * -ENOMEM (the IOMMU's domain could not be allocated). */
 int pp_device_bind(struct device *dev);
-/* False for NULL; true for a device pagepool did not create. */
+/* False for NULL or ERR_PTR(); true for a device pagepool did not create. */
 bool pp_device_is_bound(const struct device *dev);
 
 /*
@@ -75,7 +80,8 @@ bool pp_device_is_bound(const struct device *dev);
  */
 void pp_device_destroy(struct device *dev);
 
-/* DMA-API misuse seen on @dev (NULL: on all devices, ever). Every
+/* DMA-API misuse seen on @dev (NULL: on all devices, ever; 0 for an
+ * ERR_PTR() or a device pagepool did not create). Every
  * violation is also printed; PAGEPOOL_DMA_ABORT=1 in the environment makes
  * the first one abort(), for debugging under gdb. */
 enum pp_dma_violation {
@@ -111,8 +117,8 @@ struct pp_dma_stats {
 	unsigned long syncs_for_device, syncs_for_cpu;
 	unsigned long live_mappings;	/* maps - unmaps that succeeded */
 };
-/* 0; -EINVAL for a NULL @st, or a NULL @dev (then *@st is zeroed). A
- * device pagepool did not create has all counts 0. */
+/* 0; -EINVAL for a NULL @st, or a NULL or ERR_PTR() @dev (then *@st is
+ * zeroed). A device pagepool did not create has all counts 0. */
 int pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st);
 
 /* Per-call trace hook, for tests that assert on exact sync ranges. */
@@ -125,7 +131,7 @@ enum pp_dma_op {
 typedef void (*pp_dma_trace_fn)(struct device *dev, enum pp_dma_op op,
 				dma_addr_t addr, size_t size,
 				enum dma_data_direction dir, void *arg);
-/* NULL @fn removes the hook; NULL @dev is ignored. pp_device_destroy()
+/* NULL @fn removes the hook; a NULL or ERR_PTR() @dev is ignored. pp_device_destroy()
  * removes it too (its @arg may not outlive the creator). */
 void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg);
 

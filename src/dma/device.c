@@ -307,7 +307,7 @@ int pp_device_bind(struct device *dev)
 	struct pp_dma_dev *d;
 	int err = -EBUSY;
 
-	if (!dev || !to_ppdma(dev))
+	if (IS_ERR_OR_NULL(dev) || !to_ppdma(dev))
 		return -EINVAL;
 	d = to_ppdma(dev);
 	pthread_mutex_lock(&d->bind_lock);
@@ -324,7 +324,7 @@ int pp_device_bind(struct device *dev)
 /* A device pagepool did not create has no binding to lose. */
 bool pp_device_is_bound(const struct device *dev)
 {
-	if (!dev)
+	if (IS_ERR_OR_NULL(dev))
 		return false;
 	if (!to_ppdma(dev))
 		return true;
@@ -403,7 +403,7 @@ int pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st)
 	if (!st)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	if (!dev)
+	if (IS_ERR_OR_NULL(dev))
 		return -EINVAL;
 	if (!to_ppdma(dev))
 		return 0;
@@ -437,7 +437,7 @@ void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg)
 {
 	struct pp_dma_dev *d;
 
-	if (!dev || !to_ppdma(dev))
+	if (IS_ERR_OR_NULL(dev) || !to_ppdma(dev))
 		return;		/* no state to hold a hook */
 	d = to_ppdma(dev);
 	if (!fn) {

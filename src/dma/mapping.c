@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include <linux/bug.h>
+#include <linux/err.h>
 #include <linux/mm.h>
 #include <pagepool/runtime.h>
 
@@ -397,7 +398,7 @@ static int ppdma_device_access(struct device *dev, dma_addr_t addr, void *buf,
 	int err;
 
 	/* Caller bugs, not DMA: no device, or no buffer for a real copy. */
-	if (!dev || (!buf && len))
+	if (IS_ERR_OR_NULL(dev) || (!buf && len))
 		return -EINVAL;
 	d = to_ppdma(dev);
 	if (!d)
