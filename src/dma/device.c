@@ -281,6 +281,9 @@ void put_device(struct device *dev)
 			"the device's memory is kept, so later calls on them are reported\n",
 			dev_name(dev), ppdma_net_maps(d));
 		__atomic_store_n(&d->destroyed, 1, __ATOMIC_SEQ_CST);
+		/* Nobody holds the device: nobody vouches for the hook's
+		 * argument any more. */
+		pp_dma_set_trace(dev, NULL, NULL);
 		mutex_lock(&ppdma_kept_lock);
 		list_add_tail(&d->kept, &ppdma_kept_devs);
 		mutex_unlock(&ppdma_kept_lock);
