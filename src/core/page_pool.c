@@ -337,6 +337,13 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 		err = -EINVAL;
 		goto err_free_ring;
 	}
+	/* The pool syncs and unmaps through the device until it is freed,
+	 * its last page home, which may be long after the driver destroyed
+	 * the device: hold it that long, as the kernel's page_pool_init()
+	 * long did (6.12 has no such reference). Taken last, so that no
+	 * error path above has to drop it. */
+	if (pool->dma_map)
+		get_device(pool->p.dev);
 	return 0;
 
 err_free_ring:
@@ -373,9 +380,17 @@ void ppcore_uninit(struct page_pool *pool)
 	}
 }
 
+/* page_pool_init()'s device reference. */
+static void page_pool_put_device(struct page_pool *pool)
+{
+	if (pool->dma_map)
+		put_device(pool->p.dev);
+}
+
 /* Part two, a grace period later: a recycler that saw the pool (it puts
  * inside an RCU read-side section, bh-disabled) may still be finishing
- * its statistics or lane update until then. */
+ * its statistics or lane update until then - or a sync or unmap through
+ * the device, which the pool's reference keeps until here. */
 static void page_pool_free_rcu(struct rcu_head *head)
 {
 	struct page_pool *pool = container_of(head, struct page_pool, rcu);
@@ -384,6 +399,7 @@ static void page_pool_free_rcu(struct rcu_head *head)
 	page_pool_free_lanes(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
 	page_pool_stats_uninit(pool);
+	page_pool_put_device(pool);
 	kfree(pool);
 }
 
@@ -413,6 +429,7 @@ struct page_pool *page_pool_create_percpu(const struct page_pool_params *params,
 
 err_uninit:
 	ppcore_uninit(pool);
+	page_pool_put_device(pool);
 	ppcore_track_free(pool);
 	page_pool_free_lanes(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
