@@ -68,8 +68,10 @@ static inline void dev_set_drvdata(struct device *dev, void *data)
 }
 
 /* Reference counting: the device's memory stays until the last reference
- * is dropped (pp_device_destroy() drops the creator's). On a device that
- * pagepool did not create, its owner manages the memory: get_device()
+ * is dropped (pp_device_destroy() drops the creator's; a DMA-mapping
+ * page_pool holds one while it exists), or longer while mappings it made
+ * were never unmapped (<pagepool/dma.h>, pp_device_destroy()). On a device
+ * that pagepool did not create, its owner manages the memory: get_device()
  * returns @dev and put_device() does nothing. NULL is ignored. Any thread. */
 struct device *get_device(struct device *dev);
 void put_device(struct device *dev);

@@ -4,6 +4,10 @@
  * page-pool-get / page-pool-stats-get view as a C API (and as JSON), misuse
  * counters, the deferred-release timing, and a memory provider over a
  * preallocated region.
+ *
+ * Arguments: a NULL (or ERR_PTR()) pool, provider or output pointer is an
+ * error (-EINVAL, or the neutral value a function's comment names), never
+ * a crash. Every error a function returns is listed at it.
  * Layer: core.
  */
 #ifndef _PAGEPOOL_CORE_H
@@ -59,8 +63,9 @@ struct pp_page_pool_track_stats {
 	u64 item_full;			/* ITEMS: pages dropped for want of an item */
 	u64 item_blocks;
 };
-void pp_page_pool_get_track_stats(const struct page_pool *pool,
-				  struct pp_page_pool_track_stats *st);
+/* 0, or -EINVAL for a NULL pool or @st. */
+int pp_page_pool_get_track_stats(const struct page_pool *pool,
+				 struct pp_page_pool_track_stats *st);
 
 /*
  * The seeds' napi_local fix (docs/DMA_SAFETY.md): an RCU read-side section
@@ -107,17 +112,22 @@ struct pp_page_pool_info {
 	u64 detach_time;	/* CLOCK_BOOTTIME seconds */
 };
 
+/* The pool's id; 0 (no pool's) for a NULL or ERR_PTR() pool. */
 u32 pp_page_pool_id(const struct page_pool *pool);
-/* 0 or -ENOENT. */
+/* 0, -ENOENT (no such pool), or -EINVAL for a NULL @info. */
 int pp_page_pool_get_info(u32 id, struct pp_page_pool_info *info);
-/* page-pool-stats-get: accumulates into @stats. 0 or -ENOENT. */
+/* page-pool-stats-get: accumulates into @stats. 0, -ENOENT, or -EINVAL
+ * for a NULL @stats. */
 int pp_page_pool_get_stats_by_id(u32 id, struct page_pool_stats *stats);
 /* Call @cb for each live pool (including destroyed ones still waiting for
- * pages), in id order; stops at a non-zero return and returns it. Runs
- * under the registry lock: @cb must not create or destroy pools. */
+ * pages), in id order; stops at a non-zero return and returns it; 0 after
+ * the last pool; -EINVAL for a NULL @cb. Runs under the registry lock: @cb
+ * must not create or destroy pools. */
 int pp_page_pool_for_each(int (*cb)(const struct pp_page_pool_info *info, void *arg),
 			  void *arg);
-/* The page-pool-get + page-pool-stats-get dumps as one JSON array. */
+/* The page-pool-get + page-pool-stats-get dumps as one JSON array, flushed.
+ * 0; -EINVAL for a NULL @out; -EIO if the stream's error indicator is set
+ * afterwards (a failed write, or one before the call). */
 int pp_page_pool_dump_json(FILE *out);
 
 /* Bad puts seen since start-up (each was also a WARN). */
@@ -130,7 +140,8 @@ struct pp_page_pool_misuse {
 	 * runs). Seen only in a CONFIG_DEBUG_NET build (meson -Ddebug_net). */
 	unsigned long concurrent_consumer;
 };
-void pp_page_pool_get_misuse(struct pp_page_pool_misuse *m);
+/* 0, or -EINVAL for a NULL @m. */
+int pp_page_pool_get_misuse(struct pp_page_pool_misuse *m);
 
 /*
  * A memory provider of net_iovs over one preallocated, DMA-mapped region:
@@ -141,13 +152,17 @@ void pp_page_pool_get_misuse(struct pp_page_pool_misuse *m);
 struct pp_region_provider;
 struct pp_region_provider *pp_region_provider_create(struct device *dev,
 						     unsigned int nr_niovs);
-void pp_region_provider_params(struct pp_region_provider *rp,
-			       struct pp_memory_provider_params *p);
-/* Buffers currently free in the provider (not in any pool). */
+/* Fill in @p to bind @rp to an RX queue. 0, or -EINVAL for a NULL @rp or
+ * @p. */
+int pp_region_provider_params(struct pp_region_provider *rp,
+			      struct pp_memory_provider_params *p);
+/* Buffers currently free in the provider (not in any pool); 0 for NULL. */
 unsigned int pp_region_provider_free(const struct pp_region_provider *rp);
-/* CPU address of a net_iov of this provider (the region is host memory). */
+/* CPU address of a net_iov of this provider (the region is host memory);
+ * NULL for a netmem that is not one of its buffers, or a NULL @rp. */
 void *pp_region_provider_addr(const struct pp_region_provider *rp, netmem_ref netmem);
-/* -EBUSY while buffers are out or a pool still uses it. */
+/* 0; -EBUSY while buffers are out or a pool still uses it; -EINVAL for
+ * NULL. */
 int pp_region_provider_destroy(struct pp_region_provider *rp);
 
 #ifdef __cplusplus

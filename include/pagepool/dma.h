@@ -9,6 +9,11 @@
  * counts are 0, the hook is not installed), it is always bound (there is
  * no binding to lose), and its device-side access reaches all arena
  * memory, as a device without IOMMU does.
+ *
+ * Arguments: a NULL or ERR_PTR() device (an unchecked pp_device_create())
+ * or output pointer is an error (-EINVAL, or the neutral value a function's
+ * comment names), never a crash. Every error a function returns is listed
+ * at it.
  * Layer: dma.
  */
 #ifndef _PAGEPOOL_DMA_H
@@ -34,20 +39,49 @@ enum pp_dma_backend {
 #define PP_DMA_NONCOHERENT	0x2	/* syncs are required (and counted) */
 
 /* Create a device with a bound driver. ERR_PTR(-EINVAL) for a bad backend
- * or flag, ERR_PTR(-ENOMEM). @name is copied. */
+ * or flag, ERR_PTR(-ENOMEM). @name is copied (NULL: "dmaN"). The caller
+ * holds the creator's reference, which pp_device_destroy() drops. */
 struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 				unsigned int flags);
 
 /* device_release_driver() is in <linux/device.h>. Bind a driver again: the
- * IOMMU gets a fresh domain. 0, -EBUSY if bound, -EINVAL for NULL or a
- * device pagepool did not create. */
+ * IOMMU gets a fresh domain. 0; -EBUSY if bound; -EINVAL for NULL or a
+ * device pagepool did not create; -ENODEV after pp_device_destroy(); or
+ * -ENOMEM (the IOMMU's domain could not be allocated). */
 int pp_device_bind(struct device *dev);
+/* False for NULL or ERR_PTR(); true for a device pagepool did not create. */
 bool pp_device_is_bound(const struct device *dev);
 
-/* Drop the creator's reference (unbinding first if still bound). */
+/*
+ * Unbind the driver if still bound, then drop the creator's reference.
+ * NULL, an ERR_PTR() and a device pagepool did not create are ignored.
+ *
+ * Lifetime, as in the kernel (device_unregister() + put_device()): the
+ * memory of the struct device goes with its last reference, never under
+ * a user. Every page_pool with PP_FLAG_DMA_MAP holds one from
+ * page_pool_create() until the pool is freed (its last page home, after
+ * page_pool_destroy()), so destroying the device first is safe in every
+ * DMA tracking design: the pool's later syncs, unmaps and device-side
+ * accesses are use-after-unbind violations (on every backend once the
+ * device is destroyed), never a use after free; its maps fail. Destroy with
+ * DMA mappings live in the binding it ends is a WARN (with PP_DMA_DEBUG
+ * each is also a leak at unbind): they died with the binding.
+ *
+ * Mappings made directly with dma_map_*() / dma_alloc_*() hold no
+ * reference; instead, when the last reference goes while any mapping the
+ * device ever made was not unmapped (maps != unmaps), the memory is kept
+ * until the process exits (a message says so), so that late unmaps, syncs
+ * and frees of such mappings are reported as use after unbind, not a use
+ * after free; dma_free_coherent() still gives the memory back.
+ *
+ * After destroy the device cannot be bound again (pp_device_bind():
+ * -ENODEV); a second destroy while a reference keeps the memory is a WARN
+ * and does nothing. After the last reference the pointer is dead.
+ */
 void pp_device_destroy(struct device *dev);
 
-/* DMA-API misuse seen on @dev (NULL: on all devices, ever). Every
+/* DMA-API misuse seen on @dev (NULL: on all devices, ever; 0 for an
+ * ERR_PTR() or a device pagepool did not create). Every
  * violation is also printed; PAGEPOOL_DMA_ABORT=1 in the environment makes
  * the first one abort(), for debugging under gdb. */
 enum pp_dma_violation {
@@ -69,8 +103,10 @@ enum pp_dma_violation {
 };
 
 unsigned long pp_dma_violations(const struct device *dev);
+/* 0 for a @kind out of range. */
 unsigned long pp_dma_violation_count(const struct device *dev,
 				     enum pp_dma_violation kind);
+/* "unknown" for a @kind out of range. */
 const char *pp_dma_violation_name(enum pp_dma_violation kind);
 
 /* Maps count every mapping the backend made: a page or resource map, a
@@ -81,7 +117,9 @@ struct pp_dma_stats {
 	unsigned long syncs_for_device, syncs_for_cpu;
 	unsigned long live_mappings;	/* maps - unmaps that succeeded */
 };
-void pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st);
+/* 0; -EINVAL for a NULL @st, or a NULL or ERR_PTR() @dev (then *@st is
+ * zeroed). A device pagepool did not create has all counts 0. */
+int pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st);
 
 /* Per-call trace hook, for tests that assert on exact sync ranges. */
 enum pp_dma_op {
@@ -93,11 +131,14 @@ enum pp_dma_op {
 typedef void (*pp_dma_trace_fn)(struct device *dev, enum pp_dma_op op,
 				dma_addr_t addr, size_t size,
 				enum dma_data_direction dir, void *arg);
+/* NULL @fn removes the hook; a NULL or ERR_PTR() @dev is ignored. pp_device_destroy()
+ * removes it too (its @arg may not outlive the creator). */
 void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg);
 
 /* The device's side: copy to/from bus address @addr through the device's
  * translation. 0, or -EFAULT if the range is not mapped (or was unmapped),
- * -ENODEV after unbind (reported as use after unbind). */
+ * -ENODEV after unbind (reported as use after unbind), -EINVAL for a NULL
+ * @dev, or a NULL buffer with @len > 0. */
 int pp_dma_device_write(struct device *dev, dma_addr_t addr, const void *src,
 			size_t len);
 int pp_dma_device_read(struct device *dev, dma_addr_t addr, void *dst,

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include <linux/bitops.h>
+#include <linux/err.h>
 #include <linux/dma-mapping.h>
 #include <linux/list.h>
 #include <linux/llist.h>
@@ -433,13 +434,15 @@ void ppcore_track_unmap_all(struct page_pool *pool)
 	}
 }
 
-void pp_page_pool_get_track_stats(const struct page_pool *pool,
-				  struct pp_page_pool_track_stats *st)
+int pp_page_pool_get_track_stats(const struct page_pool *pool,
+				 struct pp_page_pool_track_stats *st)
 {
+	if (IS_ERR_OR_NULL(pool) || !st)
+		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	st->mode = pool->dma_tracking;
 	if (!pool->track)
-		return;
+		return 0;
 	if (pool->dma_tracking == PP_DMA_TRACK_INDEX) {
 		struct pp_index_table *t = pool->track;
 		u32 chunks = smp_load_acquire(&t->nr_chunks);
@@ -461,4 +464,5 @@ void pp_page_pool_get_track_stats(const struct page_pool *pool,
 		st->item_full = READ_ONCE(it->full);
 		st->item_blocks = READ_ONCE(it->nr_blocks);
 	}
+	return 0;
 }

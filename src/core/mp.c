@@ -10,6 +10,7 @@
 #include <link.h>
 
 #include <linux/dma-mapping.h>
+#include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -211,7 +212,7 @@ struct pp_region_provider *pp_region_provider_create(struct device *dev, unsigne
 	struct pp_region_provider *rp;
 	unsigned int c, i;
 
-	if (!dev || !nr_niovs)
+	if (IS_ERR_OR_NULL(dev) || !nr_niovs)
 		return ERR_PTR(-EINVAL);
 	rp = kzalloc(sizeof(*rp), GFP_KERNEL);
 	if (!rp)
@@ -258,16 +259,23 @@ err_nomem:
 	return ERR_PTR(-ENOMEM);
 }
 
-void pp_region_provider_params(struct pp_region_provider *rp, struct pp_memory_provider_params *p)
+/* NULL and ERR_PTR() providers (an unchecked create) are refused by
+ * every call below, never dereferenced. */
+int pp_region_provider_params(struct pp_region_provider *rp, struct pp_memory_provider_params *p)
 {
+	if (IS_ERR_OR_NULL(rp) || !p)
+		return -EINVAL;
 	p->mp_priv = rp;
 	p->mp_ops = &region_ops;
+	return 0;
 }
 
 unsigned int pp_region_provider_free(const struct pp_region_provider *rp)
 {
 	unsigned int n;
 
+	if (IS_ERR_OR_NULL(rp))
+		return 0;
 	spin_lock_bh((spinlock_t *)&rp->lock);
 	n = rp->nr_free;
 	spin_unlock_bh((spinlock_t *)&rp->lock);
@@ -279,7 +287,7 @@ void *pp_region_provider_addr(const struct pp_region_provider *rp, netmem_ref ne
 	struct net_iov *niov = netmem_to_net_iov(netmem);
 	unsigned int idx;
 
-	if (!niov || niov->owner != &rp->area)
+	if (IS_ERR_OR_NULL(rp) || !niov || niov->owner != &rp->area)
 		return NULL;
 	idx = net_iov_idx(niov);
 	return (char *)page_address(rp->chunks[idx / REGION_CHUNK_PAGES]) +
@@ -288,6 +296,8 @@ void *pp_region_provider_addr(const struct pp_region_provider *rp, netmem_ref ne
 
 int pp_region_provider_destroy(struct pp_region_provider *rp)
 {
+	if (IS_ERR_OR_NULL(rp))
+		return -EINVAL;
 	if (pp_region_provider_free(rp) != rp->nr_niovs ||
 	    __atomic_load_n(&rp->users, __ATOMIC_RELAXED))
 		return -EBUSY;

@@ -337,6 +337,13 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 		err = -EINVAL;
 		goto err_free_ring;
 	}
+	/* The pool syncs and unmaps through the device until it is freed,
+	 * its last page home, which may be long after the driver destroyed
+	 * the device: hold it that long, as the kernel's page_pool_init()
+	 * long did (6.12 has no such reference). Taken last, so that no
+	 * error path above has to drop it. */
+	if (pool->dma_map)
+		get_device(pool->p.dev);
 	return 0;
 
 err_free_ring:
@@ -373,9 +380,17 @@ void ppcore_uninit(struct page_pool *pool)
 	}
 }
 
+/* page_pool_init()'s device reference. */
+static void page_pool_put_device(struct page_pool *pool)
+{
+	if (pool->dma_map)
+		put_device(pool->p.dev);
+}
+
 /* Part two, a grace period later: a recycler that saw the pool (it puts
  * inside an RCU read-side section, bh-disabled) may still be finishing
- * its statistics or lane update until then. */
+ * its statistics or lane update until then - or a sync or unmap through
+ * the device, which the pool's reference keeps until here. */
 static void page_pool_free_rcu(struct rcu_head *head)
 {
 	struct page_pool *pool = container_of(head, struct page_pool, rcu);
@@ -384,6 +399,7 @@ static void page_pool_free_rcu(struct rcu_head *head)
 	page_pool_free_lanes(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
 	page_pool_stats_uninit(pool);
+	page_pool_put_device(pool);
 	kfree(pool);
 }
 
@@ -413,6 +429,7 @@ struct page_pool *page_pool_create_percpu(const struct page_pool_params *params,
 
 err_uninit:
 	ppcore_uninit(pool);
+	page_pool_put_device(pool);
 	ppcore_track_free(pool);
 	page_pool_free_lanes(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
@@ -737,6 +754,41 @@ netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp
 	return netmem;
 }
 
+/*
+ * A page allocation (page_pool_alloc_pages(), page_pool_alloc(),
+ * page_pool_alloc_frag() and the helpers over them) from a pool whose
+ * memory provider hands out net_iovs: there is no struct page to return.
+ * The kernel's netmem_to_page() WARNs once and returns NULL, and the net_iov
+ * it took stays out for good (the pool is never freed, the provider stays
+ * busy). Here it goes straight back to the pool: nothing is lost, and the
+ * caller gets NULL with a WARN as in the kernel. The check costs the page
+ * allocators nothing: netmem_to_page() tested the NET_IOV bit already.
+ */
+struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref netmem)
+{
+	WARN_ONCE(1, "page_pool %u: page allocation from a pool of net_iovs (memory provider); use the netmem API",
+		  pool->user.id);
+	/* A whole netmem has just left the alloc cache (or the refill that
+	 * put the rest there): the allocating context owns the cache, so
+	 * undo the pop, as if it never happened - no sync, no ring. */
+	if (netmem != pool->frag_page &&
+	    atomic_long_read(netmem_get_pp_ref_count_ref(netmem)) == 1 &&
+	    ppcore_consumer_enter(pool, "allocation")) {
+		bool undone = pool->alloc.count < PP_ALLOC_CACHE_SIZE;
+
+		if (undone) {
+			atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+			pool->alloc.cache[pool->alloc.count++] = netmem;
+		}
+		ppcore_consumer_exit(pool);
+		if (undone)
+			return NULL;
+	}
+	/* A fragment: its reference goes back as a user's put would. */
+	page_pool_put_full_netmem(pool, netmem, false);
+	return NULL;
+}
+
 /* The exported bodies; calls go to the inline copies in helpers.h. */
 netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 {
@@ -745,7 +797,7 @@ netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 
 struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 {
-	return netmem_to_page(page_pool_alloc_netmems(pool, gfp));
+	return __page_pool_alloc_pages_inline(pool, gfp);
 }
 
 /* Recycling. */
@@ -1493,31 +1545,93 @@ void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 
 /* Fragments. */
 
+/*
+ * Drop the frag bias of @netmem: the references page_pool_fragment_netmem()
+ * gave it that no fragment took (BIAS_MAX - frag_users). Returns what is
+ * left: > 0, users still hold fragments (the last one's put recycles the
+ * page); 0, every fragment came back and the page is the pool's again (in
+ * the "1 piece" state); < 0, the page was put more times than fragments were
+ * handed out (a fragment over-put).
+ *
+ * An over-put before the drain is silent: each fragment put only takes one
+ * from a count near BIAS_MAX. Here it shows. Which put was the extra one
+ * cannot be told (a put names the page, not the fragment), so every
+ * fragment's puts have come in - or an over-putter put more than once too
+ * often while a fragment is still held. Either way the page must not be
+ * recycled into the pool (a holder's page would be handed out twice), and
+ * it must not be kept (the pool would wait for it forever): the caller
+ * releases it to the page allocator. The count is left negative, so a
+ * put racing with that release is an underflow too (reported, undone)
+ * and never looks like a last reference.
+ */
+static long page_pool_frag_unbias(struct page_pool *pool, netmem_ref netmem)
+{
+	atomic_long_t *pp_ref_count = netmem_get_pp_ref_count_ref(netmem);
+	long drain_count = BIAS_MAX - pool->frag_users;
+	long ret;
+
+	/* Acquire: as page_pool_unref_netmem(), the users' reads of the page
+	 * happen before we recycle it. */
+	if (atomic_long_read_acquire(pp_ref_count) == drain_count) {
+		atomic_long_set(pp_ref_count, 1);
+		return 0;
+	}
+	ret = atomic_long_sub_return(drain_count, pp_ref_count);
+	if (likely(ret > 0))
+		return ret;
+	if (ret == 0) {
+		atomic_long_set(pp_ref_count, 1);
+		return 0;
+	}
+	ppcore_count_misuse(PPCORE_MISUSE_REF_UNDERFLOW);
+	WARN(1, "page_pool %u: fragmented page %#lx put %ld more times than its %ld fragments; released, not recycled",
+	     pool->user.id, (unsigned long)netmem, -ret, pool->frag_users);
+	return ret;
+}
+
 static netmem_ref page_pool_drain_frag(struct page_pool *pool, netmem_ref netmem)
 {
-	long drain_count = BIAS_MAX - pool->frag_users;
+	long ret = page_pool_frag_unbias(pool, netmem);
 
 	/* Some user still holds a fragment. */
-	if (likely(page_pool_unref_netmem(netmem, drain_count)))
+	if (likely(ret > 0))
 		return 0;
 
-	if (__page_pool_page_can_be_recycled(netmem)) {
+	if (ret == 0 && __page_pool_page_can_be_recycled(netmem)) {
 		page_pool_dma_sync_for_device(pool, netmem, -1);
 		return netmem;
 	}
+	/* Extra page references, or an over-put (ret < 0): out of the pool. */
 	ppcore_return_netmem(pool, netmem);
 	return 0;
 }
 
+/* Destroy: the pool will carve no more fragments from its frag page. */
 void ppcore_free_frag(struct page_pool *pool)
 {
-	long drain_count = BIAS_MAX - pool->frag_users;
 	netmem_ref netmem = pool->frag_page;
 
 	pool->frag_page = 0;
-	if (!netmem || page_pool_unref_netmem(netmem, drain_count))
+	/* Users still hold fragments: the last one's put releases the page
+	 * (the pool is destroyed). Otherwise every fragment is back - or it
+	 * was over-put, which page_pool_frag_unbias() reported: release it
+	 * either way; the pool must not wait for it. */
+	if (!netmem || page_pool_frag_unbias(pool, netmem) > 0)
 		return;
 	ppcore_return_netmem(pool, netmem);
+}
+
+/*
+ * The smallest fragment, and the unit fragments are rounded up to: the
+ * larger of the DMA alignment (1 on x86-64, 128 on arm64) and
+ * skb_shared_info's (8), as Linux 6.12.117 (Debian's linux-source-6.12) does,
+ * so a fragment can end in a shared info that build_skb() puts there.
+ * 100-byte fragments: 0, 104, 208, ...
+ */
+static inline unsigned int page_pool_frag_align(void)
+{
+	return max_t(unsigned int, dma_get_cache_alignment(),
+		     __alignof__(struct skb_shared_info));
 }
 
 static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsigned int *offset,
@@ -1542,18 +1656,46 @@ static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsign
 	unsigned int max_size = PAGE_SIZE << pool->p.order;
 	netmem_ref netmem = pool->frag_page;
 
-	if (WARN_ON(size > max_size))
-		return 0;
-
-	/* As Linux 6.12.117 (Debian's linux-source-6.12): fragments start
-	 * on the larger of the DMA alignment (1 on x86-64, 128 on arm64) and
-	 * skb_shared_info's (8), so a fragment can end in a shared info that
-	 * build_skb() puts there. 100-byte fragments: 0, 104, 208, ... */
-	size = ALIGN(size, max_t(unsigned int, dma_get_cache_alignment(),
-				 __alignof__(struct skb_shared_info)));
+	/*
+	 * A fragment never starts at or past its page's end. The kernel's
+	 * code lets a size-0 fragment start at frag_offset == max_size when
+	 * the page was filled exactly: page_address() + offset is then the
+	 * next page, and page_pool_free_va() of it puts a page someone else
+	 * holds. Size 0 gets the smallest fragment instead (helpers.h):
+	 * inside a page, its own address, one reference like any other.
+	 * One compare catches both size 0 (it wraps) and a size above the
+	 * page, as the kernel's WARN_ON(size > max_size) alone did.
+	 */
+	if (unlikely(size - 1 >= max_size)) {
+		if (WARN_ON(size > max_size))
+			return 0;
+		size = 1;
+	}
+	/* max_size is a multiple of the unit: never more than the page. */
+	size = ALIGN(size, page_pool_frag_align());
 	*offset = pool->frag_offset;
 
-	if (netmem && *offset + size > max_size) {
+	/*
+	 * CONFIG_DEBUG_NET: a fragment over-put shows before the drain. The
+	 * current page's count is BIAS_MAX minus the puts plus the extra
+	 * references users took (page_pool_ref_netmem(), which precede their
+	 * puts); below BIAS_MAX - frag_users, more came back than was handed
+	 * out. Stop carving from the page: drain it now, which reports it and
+	 * releases it (page_pool_frag_unbias()). One load of a word the
+	 * release build does not touch here, so it is a debug check.
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_NET) && netmem &&
+	    unlikely(atomic_long_read(netmem_get_pp_ref_count_ref(netmem)) <
+		     BIAS_MAX - pool->frag_users)) {
+		netmem = page_pool_drain_frag(pool, netmem);
+		if (netmem) {
+			/* Defensive: the drain hands back a page only when no
+			 * underflow was seen after all (a racing
+			 * page_pool_ref_netmem()). */
+			alloc_stat_inc(pool, fast);
+			goto frag_reset;
+		}
+	} else if (netmem && *offset + size > max_size) {
 		netmem = page_pool_drain_frag(pool, netmem);
 		if (netmem) {
 			/* The last user gave it back: reuse it in place. */
@@ -1588,7 +1730,11 @@ frag_reset:
 struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 				  unsigned int size, gfp_t gfp)
 {
-	return netmem_to_page(page_pool_alloc_frag_netmem(pool, offset, size, gfp));
+	netmem_ref netmem = page_pool_alloc_frag_netmem(pool, offset, size, gfp);
+
+	if (unlikely(netmem_is_net_iov(netmem)))
+		return __page_pool_alloc_unreadable(pool, netmem);
+	return __netmem_to_page(netmem);
 }
 
 /* Direct recycling and NUMA. */

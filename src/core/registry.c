@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -36,13 +37,16 @@ void ppcore_count_misuse(enum ppcore_misuse kind)
 	__atomic_fetch_add(&misuse[kind], 1, __ATOMIC_RELAXED);
 }
 
-void pp_page_pool_get_misuse(struct pp_page_pool_misuse *m)
+int pp_page_pool_get_misuse(struct pp_page_pool_misuse *m)
 {
+	if (!m)
+		return -EINVAL;
 	m->not_pp_page = __atomic_load_n(&misuse[PPCORE_MISUSE_NOT_PP_PAGE], __ATOMIC_RELAXED);
 	m->foreign_pool = __atomic_load_n(&misuse[PPCORE_MISUSE_FOREIGN_POOL], __ATOMIC_RELAXED);
 	m->ref_underflow = __atomic_load_n(&misuse[PPCORE_MISUSE_REF_UNDERFLOW], __ATOMIC_RELAXED);
 	m->concurrent_consumer = __atomic_load_n(&misuse[PPCORE_MISUSE_CONCURRENT_CONSUMER],
 						 __ATOMIC_RELAXED);
+	return 0;
 }
 
 static struct page_pool *pool_by_id_locked(u32 id)
@@ -117,7 +121,8 @@ void page_pool_unlist(struct page_pool *pool)
 
 u32 pp_page_pool_id(const struct page_pool *pool)
 {
-	return pool ? pool->user.id : 0;
+	/* 0 is no pool's id; an unchecked page_pool_create() error too. */
+	return IS_ERR_OR_NULL(pool) ? 0 : pool->user.id;
 }
 
 static void fill_info_locked(const struct page_pool *pool, struct pp_page_pool_info *info)
@@ -148,6 +153,8 @@ int pp_page_pool_get_info(u32 id, struct pp_page_pool_info *info)
 	struct page_pool *pool;
 	int err = -ENOENT;
 
+	if (!info)
+		return -EINVAL;
 	mutex_lock(&page_pools_lock);
 	pool = pool_by_id_locked(id);
 	if (pool) {
@@ -163,6 +170,8 @@ int pp_page_pool_get_stats_by_id(u32 id, struct page_pool_stats *stats)
 	struct page_pool *pool;
 	int err = -ENOENT;
 
+	if (!stats)
+		return -EINVAL;
 	mutex_lock(&page_pools_lock);
 	pool = pool_by_id_locked(id);
 	if (pool) {
@@ -179,6 +188,8 @@ int pp_page_pool_for_each(int (*cb)(const struct pp_page_pool_info *info, void *
 	struct page_pool *pool;
 	int ret = 0;
 
+	if (!cb)
+		return -EINVAL;
 	mutex_lock(&page_pools_lock);
 	list_for_each_entry(pool, &page_pools, user.all) {
 		fill_info_locked(pool, &info);
@@ -194,7 +205,10 @@ int pp_page_pool_dump_json(FILE *out)
 {
 	struct page_pool *pool;
 	bool first = true;
+	int err;
 
+	if (!out)
+		return -EINVAL;
 	mutex_lock(&page_pools_lock);
 	fputs("[", out);
 	list_for_each_entry(pool, &page_pools, user.all) {
@@ -226,8 +240,10 @@ int pp_page_pool_dump_json(FILE *out)
 		first = false;
 	}
 	fputs(first ? "]\n" : "\n]\n", out);
+	/* A full disk or a closed pipe: the dump is incomplete. */
+	err = fflush(out) || ferror(out) ? -EIO : 0;
 	mutex_unlock(&page_pools_lock);
-	return 0;
+	return err;
 }
 
 /* A device goes away: its pools move to loopback, or become invisible

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include <linux/atomic.h>
+#include <linux/err.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
@@ -124,7 +125,7 @@ unsigned long pp_dma_violations(const struct device *dev)
 
 	if (!dev)
 		return atomic_long_read(&ppdma_violations_total);
-	if (!to_ppdma(dev))
+	if (IS_ERR(dev) || !to_ppdma(dev))
 		return 0;
 	for (k = 0; k < PP_DMA_V_NR; k++)
 		n += atomic_long_read(&to_ppdma(dev)->violations[k]);
@@ -138,7 +139,7 @@ unsigned long pp_dma_violation_count(const struct device *dev,
 		return 0;
 	if (!dev)
 		return atomic_long_read(&ppdma_violations_kind[kind]);
-	if (!to_ppdma(dev))
+	if (IS_ERR(dev) || !to_ppdma(dev))
 		return 0;
 	return atomic_long_read(&to_ppdma(dev)->violations[kind]);
 }

@@ -10,6 +10,34 @@
  * runs inside an op section, and unbind waits for the open sections before
  * it tears anything down, so a call either completes against the old
  * binding or finds the device unbound and reports a use after unbind.
+ *
+ * The other part is the end of a device's life (issue 12, finding 2). The
+ * struct device is the memory every DMA call and every page_pool reads
+ * (dev->pp, dma_skip_sync, the name in reports), so it must outlive every
+ * user, whatever order they go in:
+ *   - references: the creator holds one (pp_device_create()), each pool
+ *     that maps pages takes one in page_pool_init() and drops it when the
+ *     pool is freed, anyone else with get_device(). pp_device_destroy()
+ *     unbinds the driver and drops the creator's; the memory goes with the
+ *     last reference, as the kernel's device_unregister() + put_device().
+ *     Destroy with DMA mappings live in the binding it ends is a WARN (and,
+ *     with PP_DMA_DEBUG, each is a leak at unbind).
+ *   - mappings: a mapping made with dma_map_*() holds no reference (the
+ *     kernel's do not either, and one would cost an atomic per map and
+ *     unmap). Instead, a device whose last reference goes while mappings it
+ *     made were never unmapped (maps != unmaps, counting every binding) is
+ *     kept, on ppdma_kept_devs, until the process exits: the holder of such
+ *     a mapping may still unmap or sync it, and must get a use-after-unbind
+ *     report (every backend reports once the device is destroyed), not a
+ *     use after free. Once a binding ended its mappings died with it and
+ *     their unmaps fail, so no count could tell when the last one came
+ *     back: keeping the memory is the only answer that holds for a double
+ *     or made-up unmap too. A device is kept only after misuse that was
+ *     reported (or the PP_DMA_TRACK_OFF bug reproduction), ~5 KiB each.
+ *   - after pp_device_destroy() the device cannot be bound again
+ *     (pp_device_bind(): -ENODEV) and a second destroy is a WARN that
+ *     changes nothing, as long as a reference keeps the memory; after the
+ *     last reference the pointer is dead, as in the kernel.
  * Layer: dma.
  */
 #include <errno.h>
@@ -18,7 +46,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/bug.h>
 #include <linux/err.h>
+#include <linux/mutex.h>
 #include <linux/numa.h>
 #include <linux/processor.h>
 #include <linux/sizes.h>
@@ -128,6 +158,11 @@ static int ppdma_bind(struct pp_dma_dev *d)
 	return 0;
 }
 
+/* Devices whose last reference went with mappings never unmapped (see the
+ * top of this file): reachable, so not a leak to LeakSanitizer. */
+static LIST_HEAD(ppdma_kept_devs);
+static DEFINE_MUTEX(ppdma_kept_lock);
+
 static void ppdma_free(struct pp_dma_dev *d)
 {
 	if (d->debug)
@@ -182,6 +217,7 @@ struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 	d->dma_mask = DMA_BIT_MASK(32);
 	refcount_set(&d->ref, 1);
 	pthread_mutex_init(&d->bind_lock, NULL);
+	INIT_LIST_HEAD(&d->kept);
 
 	spin_lock_init(&d->managed_lock);
 	INIT_LIST_HEAD(&d->managed);
@@ -237,6 +273,22 @@ void put_device(struct device *dev)
 	 * so leaks are reported and the domain is freed. */
 	if (__atomic_load_n(&d->bound, __ATOMIC_RELAXED))
 		ppdma_unbind(d);
+	/* No op section is open (the last reference is gone), so the counts
+	 * are final. A mapping never unmapped may still be unmapped or synced
+	 * by whoever holds it: keep the memory for that report. */
+	if (ppdma_net_maps(d)) {
+		pr_warn("DMA-API: %s: last reference dropped with %ld DMA mappings never unmapped; "
+			"the device's memory is kept, so later calls on them are reported\n",
+			dev_name(dev), ppdma_net_maps(d));
+		__atomic_store_n(&d->destroyed, 1, __ATOMIC_SEQ_CST);
+		/* Nobody holds the device: nobody vouches for the hook's
+		 * argument any more. */
+		pp_dma_set_trace(dev, NULL, NULL);
+		mutex_lock(&ppdma_kept_lock);
+		list_add_tail(&d->kept, &ppdma_kept_devs);
+		mutex_unlock(&ppdma_kept_lock);
+		return;
+	}
 	ppdma_free(d);
 }
 
@@ -258,11 +310,15 @@ int pp_device_bind(struct device *dev)
 	struct pp_dma_dev *d;
 	int err = -EBUSY;
 
-	if (!dev || !to_ppdma(dev))
+	if (IS_ERR_OR_NULL(dev) || !to_ppdma(dev))
 		return -EINVAL;
 	d = to_ppdma(dev);
 	pthread_mutex_lock(&d->bind_lock);
-	if (!d->bound)
+	/* A destroyed device kept alive by a pool's reference has no driver
+	 * to bind any more. */
+	if (__atomic_load_n(&d->destroyed, __ATOMIC_SEQ_CST))
+		err = -ENODEV;
+	else if (!d->bound)
 		err = ppdma_bind(d);
 	pthread_mutex_unlock(&d->bind_lock);
 	return err;
@@ -271,7 +327,7 @@ int pp_device_bind(struct device *dev)
 /* A device pagepool did not create has no binding to lose. */
 bool pp_device_is_bound(const struct device *dev)
 {
-	if (!dev)
+	if (IS_ERR_OR_NULL(dev))
 		return false;
 	if (!to_ppdma(dev))
 		return true;
@@ -280,9 +336,36 @@ bool pp_device_is_bound(const struct device *dev)
 
 void pp_device_destroy(struct device *dev)
 {
+	struct pp_dma_dev *d;
+	long live = 0;
+
 	if (IS_ERR_OR_NULL(dev) || !to_ppdma(dev))
 		return;
-	device_release_driver(dev);
+	d = to_ppdma(dev);
+	/* A second destroy would drop a reference that is not the creator's
+	 * (a pool's) and free the memory under its owner. */
+	if (WARN(__atomic_exchange_n(&d->destroyed, 1, __ATOMIC_SEQ_CST),
+		 "DMA-API: %s: pp_device_destroy() of a device already destroyed\n",
+		 dev_name(dev)))
+		return;
+	pthread_mutex_lock(&d->bind_lock);
+	if (d->bound) {
+		long base = __atomic_load_n(&d->live_base, __ATOMIC_RELAXED);
+
+		ppdma_unbind(d);
+		/* Exact: the op sections are drained, and unbind set the base
+		 * to the device's net maps at this moment. */
+		live = __atomic_load_n(&d->live_base, __ATOMIC_RELAXED) - base;
+	}
+	pthread_mutex_unlock(&d->bind_lock);
+	WARN(live > 0,
+	     "DMA-API: %s: pp_device_destroy() with %ld DMA mappings live (a pool or the driver still uses the device); "
+	     "they died with the binding, later calls on them are reported\n",
+	     dev_name(dev), live);
+	/* The creator's trace hook goes with the creator's reference: its
+	 * argument may die with the caller, while a pool's late returns still
+	 * reach the device. */
+	pp_dma_set_trace(dev, NULL, NULL);
 	put_device(dev);
 }
 
@@ -314,15 +397,19 @@ int dma_set_coherent_mask(struct device *dev, u64 mask)
 	return 0;
 }
 
-void pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st)
+int pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st)
 {
 	const struct pp_dma_dev *d;
 	unsigned int i;
 	long live;
 
+	if (!st)
+		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	if (!dev || !to_ppdma(dev))
-		return;
+	if (IS_ERR_OR_NULL(dev))
+		return -EINVAL;
+	if (!to_ppdma(dev))
+		return 0;
 	d = to_ppdma(dev);
 	for (i = 0; i < PPDMA_NR_SLOTS; i++) {
 		const struct ppdma_slot *s = &d->slots[i];
@@ -341,6 +428,7 @@ void pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st)
 	live = (long)(st->maps - st->unmaps) -
 	       __atomic_load_n(&d->live_base, __ATOMIC_RELAXED);
 	st->live_mappings = live > 0 ? (unsigned long)live : 0;
+	return 0;
 }
 
 /*
@@ -352,7 +440,7 @@ void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg)
 {
 	struct pp_dma_dev *d;
 
-	if (!dev || !to_ppdma(dev))
+	if (IS_ERR_OR_NULL(dev) || !to_ppdma(dev))
 		return;		/* no state to hold a hook */
 	d = to_ppdma(dev);
 	if (!fn) {

@@ -141,6 +141,8 @@ struct pp_dma_dev {
 	bool debug;			/* PP_DMA_DEBUG */
 	bool detect_unbind;		/* report use after unbind (iommu or debug) */
 	int bound;			/* seq_cst; written under bind_lock */
+	int destroyed;			/* pp_device_destroy() ran, or the device
+					 * is kept (seq_cst; device.c) */
 	refcount_t ref;
 	pthread_mutex_t bind_lock;	/* serializes bind and unbind */
 	void *domain;			/* backend state of the current binding */
@@ -154,6 +156,7 @@ struct pp_dma_dev {
 	spinlock_t managed_lock;
 	struct list_head managed;	/* dmam_alloc_attrs() allocations */
 	char *name;
+	struct list_head kept;		/* on ppdma_kept_devs (device.c) */
 	struct ppdma_slot slots[PPDMA_NR_SLOTS];
 };
 

@@ -15,7 +15,8 @@
  *     (the kernel BUG()s); the call does nothing;
  *   - any call after unbind: as use after unbind on IOMMU devices and on
  *     debug devices (a direct mapping without debug keeps no state that
- *     could tell); a map after unbind fails on every device;
+ *     could tell), and on every device after pp_device_destroy(); a map
+ *     after unbind fails on every device;
  *   - bad map arguments (page outside the arena, size 0, range past the
  *     end of the page block): a WARN and a failed map, as they are caller
  *     bugs, not DMA-API misuse of a valid buffer.
@@ -30,6 +31,7 @@
 #include <string.h>
 
 #include <linux/bug.h>
+#include <linux/err.h>
 #include <linux/mm.h>
 #include <pagepool/runtime.h>
 
@@ -45,7 +47,10 @@ const char *const ppdma_op_verbs[] = {
 noinline void ppdma_after_unbind(struct pp_dma_dev *d, enum pp_dma_op op,
 				 dma_addr_t addr, size_t size)
 {
-	if (!d->detect_unbind)
+	/* After pp_device_destroy() every backend can tell: nobody may use
+	 * the device any more, so whatever still arrives is a late call
+	 * (device.c keeps the memory for exactly this report). */
+	if (!d->detect_unbind && !__atomic_load_n(&d->destroyed, __ATOMIC_RELAXED))
 		return;
 	ppdma_report(d, PP_DMA_V_USE_AFTER_UNBIND,
 		     "device driver %s DMA memory through a device whose driver is unbound "
@@ -392,8 +397,9 @@ static int ppdma_device_access(struct device *dev, dma_addr_t addr, void *buf,
 	bool bound;
 	int err;
 
-	if (!dev)
-		return -ENODEV;
+	/* Caller bugs, not DMA: no device, or no buffer for a real copy. */
+	if (IS_ERR_OR_NULL(dev) || (!buf && len))
+		return -EINVAL;
 	d = to_ppdma(dev);
 	if (!d)
 		return ppdma_copy(&ppdma_direct_backend, NULL, addr, buf, len, write);

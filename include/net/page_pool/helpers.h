@@ -41,6 +41,9 @@ void __page_pool_put_unrefed_owned_slow_path(struct page_pool *pool, netmem_ref 
 void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 				 unsigned int dma_sync_size, bool allow_direct);
 void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret);
+/* A page allocator got a net_iov (memory-provider pool): it goes back to
+ * the pool, WARN, NULL. */
+__cold struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref netmem);
 
 static inline bool is_page_pool_compiled_in(void)
 {
@@ -153,10 +156,19 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_p
 	return __page_pool_alloc_netmems_slow_path(pool, gfp);
 }
 
+/*
+ * A page, never a net_iov: on a memory-provider pool the netmem goes back
+ * to the pool (WARN, NULL) instead of being lost - the same test of the
+ * NET_IOV bit that netmem_to_page() makes, so no cost on the fast path.
+ */
 static __always_inline struct page *__page_pool_alloc_pages_inline(struct page_pool *pool,
 								   gfp_t gfp)
 {
-	return netmem_to_page(__page_pool_alloc_netmems_inline(pool, gfp));
+	netmem_ref netmem = __page_pool_alloc_netmems_inline(pool, gfp);
+
+	if (unlikely(netmem_is_net_iov(netmem)))
+		return __page_pool_alloc_unreadable(pool, netmem);
+	return __netmem_to_page(netmem);
 }
 
 #define page_pool_alloc_netmems(pool, gfp)	__page_pool_alloc_netmems_inline(pool, gfp)
@@ -293,6 +305,29 @@ static inline netmem_ref page_pool_dev_alloc_netmems(struct page_pool *pool)
 	return page_pool_alloc_netmems(pool, GFP_ATOMIC | __GFP_NOWARN);
 }
 
+/*
+ * page_pool_alloc_frag() and the size-based allocators below carve
+ * fragments that always start inside their page: a fragment that would
+ * start at or past the end takes a new page. Size 0 gets the smallest
+ * fragment (the alignment unit: 8 bytes on x86-64, dma_get_cache_alignment()
+ * where that is larger) - a real fragment with its own address and one
+ * reference, freed like any other - rather than NULL: a driver treats NULL
+ * as out of memory, and the kernel's code would hand out the byte after
+ * the page (the next page's first byte, whose page_pool_free_va() then
+ * puts a page that is not this fragment's). A size above
+ * PAGE_SIZE << order is refused by page_pool_alloc_frag() (WARN, NULL);
+ * page_pool_alloc() gives a whole page for it and *size says how much that
+ * is (the kernel's contract: *size is the allocated size).
+ * On a memory-provider pool (net_iovs) the struct page variants return
+ * NULL with a WARN and take nothing; use the netmem variants there.
+ * Each fragment is put exactly once. A page put more often than it had
+ * fragments is reported when the pool drains it (the next fragment that
+ * does not fit, or destroy; with CONFIG_DEBUG_NET already the next
+ * fragment allocation): WARN, ref_underflow misuse counter, and the page
+ * goes back to the page allocator, never into the pool - which fragment
+ * was put twice cannot be told, and a page some user may still hold must
+ * not be handed out again by the pool.
+ */
 static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
 						    unsigned int *offset, unsigned int size)
 {
@@ -311,7 +346,9 @@ static inline netmem_ref page_pool_alloc_netmem(struct page_pool *pool, unsigned
 	unsigned int max_size = PAGE_SIZE << pool->p.order;
 	netmem_ref netmem;
 
-	if ((*size << 1) > max_size) {
+	/* Not (*size << 1) > max_size, the kernel's test: it wraps for a
+	 * size of 2 GiB and more, which then looked like a small fragment. */
+	if (*size > (max_size >> 1)) {
 		*size = max_size;
 		*offset = 0;
 		return page_pool_alloc_netmems(pool, gfp);
@@ -337,7 +374,11 @@ static inline netmem_ref page_pool_dev_alloc_netmem(struct page_pool *pool,
 static inline struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
 					   unsigned int *size, gfp_t gfp)
 {
-	return netmem_to_page(page_pool_alloc_netmem(pool, offset, size, gfp));
+	netmem_ref netmem = page_pool_alloc_netmem(pool, offset, size, gfp);
+
+	if (unlikely(netmem_is_net_iov(netmem)))
+		return __page_pool_alloc_unreadable(pool, netmem);
+	return __netmem_to_page(netmem);
 }
 
 static inline struct page *page_pool_dev_alloc(struct page_pool *pool,
