@@ -221,14 +221,13 @@ enum fz_misuse {
 	FZ_MU_MP_PAGE,		/* page/va allocation on a provider pool */
 	FZ_MU_REG_TWICE,	/* xdp_rxq_info_reg_mem_model() twice */
 	FZ_MU_FRAG_OVERPUT,	/* a fragment put once more than held */
-	FZ_MU_BAD_ARGS,		/* NULL/NaN arguments to the pp_* API */
+	FZ_MU_BAD_ARGS,		/* NULL arguments to the pp_* introspection */
+	FZ_MU_BAD_FAULT,	/* NaN/negative/>1 fault probability */
 	FZ_MU_NR,
 };
 
 #ifndef FZ_MISUSE_LANDED
-#define FZ_MISUSE_LANDED	((1u << FZ_MU_STALE_XDP) | (1u << FZ_MU_BULK_DUP) |	\
-				 (1u << FZ_MU_XDP_BULK_DUP) | (1u << FZ_MU_ABA) |	\
-				 (1u << FZ_MU_REG_TWICE))
+#define FZ_MISUSE_LANDED	(((1u << FZ_MU_NR) - 1) & ~(1u << FZ_MU_BAD_FAULT))
 #endif
 
 bool fz_misuse_on(enum fz_misuse kind);
