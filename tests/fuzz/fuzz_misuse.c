@@ -350,6 +350,8 @@ void fz_op_mp_page_alloc(void)
 	uint8_t s = fz_u8(), how = fz_u8();
 	struct fz_pool *r;
 	unsigned int size = 256 << (how & 3);
+	unsigned long warns;
+	struct fz_cause c;
 	void *got;
 
 	if (skip_unless(FZ_MU_MP_PAGE))
@@ -359,11 +361,19 @@ void fz_op_mp_page_alloc(void)
 		fz.t.skipped++;
 		return;
 	}
+	fz_cause_snap(&c, r);
+	warns = pp_warn_count();
 	if (how & 4)
 		got = page_pool_dev_alloc_va(r->pool, &size);
 	else
 		got = page_pool_dev_alloc_pages(r->pool);
-	ppinv_expect_warns(&fz.inv, 1);
+	/* The refusal WARNs once it has a net_iov to refuse: none came (a
+	 * fault, the provider empty) - no WARN, and a cause. */
+	warns = pp_warn_count() - warns;
+	if (warns != 1 && (warns || !fz_had_cause(&c, r)))
+		fz_fail(PPINV_WARN, "pool %u (memory provider): a page allocation gave %lu WARN(s), 1 expected",
+			r->id, warns);
+	ppinv_expect_warns(&fz.inv, warns);
 	declared(FZ_OP_MP_PAGE_ALLOC);
 	if (got)
 		fz_fail(PPINV_API, "pool %u (memory provider) handed out a %s %p", r->id,
@@ -425,10 +435,9 @@ void fz_op_frag_overput(void)
 			fz_take(ri, nm, false);
 			fz.t.allocs++;
 		}
-		/* (No new page - a fault - leaves the old one in place: its
-		 * underflow shows at destroy, still in this input.) */
-		ppinv_expect_warns(&fz.inv, nm ? 1 : 0);
-		ppinv_expect_misuse(&fz.inv, 0, 0, nm ? 1 : 0);
+		/* The drain comes first, new page or not (a fault). */
+		ppinv_expect_warns(&fz.inv, 1);
+		ppinv_expect_misuse(&fz.inv, 0, 0, 1);
 	} else {
 		back_in_pool = page_pool_page_is_pp(netmem_to_page(nm)) &&
 			       netmem_get_pp(nm) == pool;

@@ -3,7 +3,8 @@
 """Write the fuzz harness's seed corpus (tests/fuzz/corpus) and dictionary.
 
 Each seed is a short scenario in the harness's input format (fuzz.h): a
-configuration byte, then operations. The opcodes are read from enum fz_op in
+configuration byte, then operations. Inputs fuzzing found (found-*) are
+kept in corpus/ beside the seeds. The opcodes are read from enum fz_op in
 fuzz.h, so the seeds follow the harness if operations are added. Run from
 anywhere:  tests/fuzz/gen_corpus.py   (rewrites corpus/ and pagepool.dict)
 """
@@ -274,8 +275,11 @@ DICT = {
 def main():
     out = os.path.join(HERE, "corpus")
     os.makedirs(out, exist_ok=True)
+    # Seeds are rewritten; inputs that fuzzing found (found-*: failures
+    # since fixed, kept as regression inputs) stay.
     for f in os.listdir(out):
-        os.unlink(os.path.join(out, f))
+        if f.startswith("seed-"):
+            os.unlink(os.path.join(out, f))
     for name, data in sorted(SEEDS.items()):
         with open(os.path.join(out, "seed-" + name), "wb") as f:
             f.write(data)
