@@ -512,11 +512,11 @@ void fz_op_dev_gone(bool in_poll)
 		fz_take(ri, nm, true);
 		fz.t.allocs++;
 	}
-	if (how & 4) {
-		/* Some back before the device goes: into the pool's cache. */
-		struct fz_page *e = fz_find(fz.pages[fz.nr_pages - 1].nm);
+	if ((how & 4) && fz.nr_pages) {
+		/* One back before the device goes: into the pool's ring. */
+		struct fz_page *e = &fz.pages[fz.nr_pages - 1];
 
-		if (e && e->rec == ri) {
+		if (e->rec == ri && e->refs == 1 && e->whole) {
 			page_pool_put_full_netmem(pool, e->nm, false);
 			fz_drop_ref(e);
 		}
