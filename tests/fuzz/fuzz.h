@@ -244,6 +244,8 @@ static inline uint8_t fz_u8(void)
 }
 
 /* fuzz_model.c */
+extern int fz_verbose;
+void fz_dump_state(void);
 void fz_fail(enum ppinv_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool fz_in_softirq(void);
 bool fz_can_direct(const struct fz_pool *r);
@@ -256,6 +258,7 @@ void fz_drop_page_ref(struct fz_page *e);
 void fz_after_put(int ri);
 void fz_destroy_rec(int ri);
 void fz_settle_zombies(void);
+void fz_run_release(void);
 void fz_xdp_unreg(int ri);
 void fz_check_all(void);
 bool fz_mp_ensure(void);

@@ -243,12 +243,6 @@ static struct page_pool *temp_pool(struct device *dev)
 	return IS_ERR_OR_NULL(pool) ? NULL : pool;
 }
 
-/* Deferred release of temporary pools: they must be gone afterwards. */
-static void run_release(void)
-{
-	pp_workqueue_run_all();
-}
-
 /*
  * ABA: a page pool A freed goes to the page allocator and pool B takes it;
  * then a stale put names A. Refused - WARN "foreign pool", misuse
@@ -336,7 +330,7 @@ out:
 		page_pool_destroy(a);
 	if (tb)
 		page_pool_destroy(tb);
-	run_release();
+	fz_run_release();	/* A and B go (and the model's zombies the work frees) */
 }
 
 /*

@@ -48,6 +48,7 @@ static unsigned long arena_total;	/* the arena's pages (check_home()) */
 static char log_ring[LOG_LINES][LOG_LEN];
 static unsigned int log_next;
 static bool log_verbose;
+int fz_verbose;		/* PP_FUZZ_VERBOSE: 1 messages, 2 operations, 3 the model after each */
 
 static int fz_print(int level, const char *fmt, va_list ap)
 {
@@ -60,7 +61,7 @@ static int fz_print(int level, const char *fmt, va_list ap)
 	return 0;
 }
 
-static void dump_state(void)
+void fz_dump_state(void)
 {
 	unsigned int i, start = log_next > LOG_LINES ? log_next - LOG_LINES : 0;
 	int r;
@@ -87,7 +88,7 @@ static void on_failure(struct ppinv *c, enum ppinv_kind kind, const char *msg)
 	(void)c;
 	(void)kind;
 	(void)msg;
-	dump_state();
+	fz_dump_state();
 	abort();	/* libFuzzer saves the input as crash-<sha1> */
 }
 
@@ -282,8 +283,17 @@ void fz_settle_zombies(void)
 	for (r = 0; r < FZ_MAX_POOLS; r++)
 		if (fz.pools[r].state == REC_ZOMBIE && !fz.pools[r].held && !fz.pools[r].xdp_reg)
 			run = true;
-	if (!run)
-		return;
+	if (run)
+		fz_run_release();
+}
+
+/* Run the deferred release now (an operation's own pools need it, or the
+ * model's zombies): whatever destroyed pool of the model's it freed is
+ * gone from the model too. Caller MUST NOT be in softirq context. */
+void fz_run_release(void)
+{
+	int r;
+
 	pp_workqueue_run_all();
 	for (r = 0; r < FZ_MAX_POOLS; r++) {
 		if (fz.pools[r].state != REC_ZOMBIE || fz.pools[r].xdp_reg)
@@ -447,7 +457,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (fz.ready)
 		return 0;
-	log_verbose = v && *v == '1';
+	fz_verbose = v ? atoi(v) : 0;
+	log_verbose = fz_verbose >= 1;
 	misuse_from_env();
 	pp_set_print(fz_print);
 	if (pp_mem_init(&cfg)) {

@@ -19,6 +19,7 @@
  * nothing.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -945,10 +946,16 @@ static void op_destroy_again(void)
 
 void fz_run_op(bool in_poll)
 {
+	size_t at = fz.pos;
 	enum fz_op op = (enum fz_op)(fz_u8() % FZ_OP_NR);
 
 	fz.nops++;
 	fz.t.ops++;
+	/* PP_FUZZ_VERBOSE=2: each operation as it runs, for a crash that
+	 * stops the process before the model's state is printed. */
+	if (fz_verbose >= 2)
+		fprintf(stderr, "fuzz: op %lu: %d at byte %zu%s\n", fz.nops, op, at,
+			in_poll ? " (in NAPI poll)" : "");
 	switch (op) {
 	case FZ_OP_CREATE:		op_create(in_poll); break;
 	case FZ_OP_ALLOC:		op_alloc(); break;
@@ -984,5 +991,7 @@ void fz_run_op(bool in_poll)
 	case FZ_OP_BAD_ARGS:		fz_op_bad_args(); break;
 	case FZ_OP_NR:			break;
 	}
+	if (fz_verbose >= 3)
+		fz_dump_state();
 	fz_check_all();
 }

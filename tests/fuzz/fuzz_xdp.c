@@ -171,7 +171,7 @@ static void xdp_stale(uint8_t how)
 	page_pool_put_full_page(pool, page, false);
 	xdp_rxq_info_unreg(&rxq);
 	page_pool_destroy(pool);
-	pp_workqueue_run_all();
+	fz_run_release();
 	if (!xdpf) {
 		fz_fail(PPINV_API, "xdp_convert_buff_to_frame() refused a valid buffer");
 		return;
@@ -231,7 +231,7 @@ out:
 		page_pool_put_full_page(b, got[i], false);
 	if (b) {
 		page_pool_destroy(b);
-		pp_workqueue_run_all();
+		fz_run_release();
 	}
 	return;
 skip:
