@@ -415,7 +415,7 @@ static void op_put(void)
 
 /* The @i-th reference of the bulk may use @nm only if the model holds
  * more free references than the bulk already took. */
-static bool bulk_has_room(const struct fz_page *e, const netmem_ref *data, int n)
+FZ_NO_COVERAGE static bool bulk_has_room(const struct fz_page *e, const netmem_ref *data, int n)
 {
 	int i, taken = 0;
 
@@ -719,7 +719,7 @@ static void op_napi_poll(bool in_poll)
 static struct { netmem_ref nm; unsigned long gen; } burst_set[BURST_SET];
 static unsigned long burst_gen;
 
-static bool burst_set_add(netmem_ref nm)
+FZ_NO_COVERAGE static bool burst_set_add(netmem_ref nm)
 {
 	unsigned int i = (unsigned int)((nm >> 6) * 0x9e3779b1u) % BURST_SET;
 
