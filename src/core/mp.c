@@ -204,6 +204,10 @@ static void region_free(struct pp_region_provider *rp)
 	kfree(rp->chunk_dma);
 	kfree(rp->area.niovs);
 	kfree(rp->free_stack);
+	/* The region's mappings are on rp->dev: it holds the device as a
+	 * DMA-mapping pool does, so a pp_device_destroy() under a live
+	 * provider cannot free the device it unmaps on. */
+	put_device(rp->dev);
 	kfree(rp);
 }
 
@@ -217,7 +221,7 @@ struct pp_region_provider *pp_region_provider_create(struct device *dev, unsigne
 	rp = kzalloc(sizeof(*rp), GFP_KERNEL);
 	if (!rp)
 		return ERR_PTR(-ENOMEM);
-	rp->dev = dev;
+	rp->dev = get_device(dev);
 	rp->nr_niovs = nr_niovs;
 	rp->nr_chunks = DIV_ROUND_UP(nr_niovs, REGION_CHUNK_PAGES);
 	spin_lock_init(&rp->lock);

@@ -309,6 +309,35 @@ static void test_destroy_twice_bind_after(void **state)
 	}
 }
 
+/*
+ * A region provider maps its buffers on its device and holds it as a pool
+ * does: the device destroyed under a live provider is the unbind case
+ * (WARN, with PP_DMA_DEBUG a leak per chunk), and the provider's destroy
+ * later unmaps through a device that is still there (use-after-unbind
+ * reports, never a use after free).
+ */
+static void test_destroy_under_region_provider(void **state)
+{
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		struct device *dev = make_dev(&kinds[k]);
+		struct pp_region_provider *rp = pp_region_provider_create(dev, 64);
+		struct vsnap v;
+
+		print_message("%s\n", kinds[k].name);
+		assert_false(IS_ERR_OR_NULL(rp));
+		hard_warns();
+		snap(&v);
+		pp_device_destroy(dev);
+		assert_int_equal(hard_warns(), 1);
+		assert_int_equal(pp_region_provider_destroy(rp), 0);
+		assert_int_equal(hard_warns(), 0);
+		kapi_assert_all_pages_home();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +345,7 @@ int main(void)
 		BOTH(test_destroy_after_pool),
 		cmocka_unit_test(test_destroy_under_user_mappings),
 		cmocka_unit_test(test_destroy_twice_bind_after),
+		cmocka_unit_test(test_destroy_under_region_provider),
 	};
 
 	kapi_setup();
