@@ -8,7 +8,7 @@
 #   tools/reliability/long-run.sh [-f FUZZ_MINUTES] [-o STRESS_OPS]
 #                                 [-s "plain asan tsan"] [-d OUT_DIR]
 #
-# Defaults: 35 minutes of fuzzing, then 10^9 stress operations in each of
+# Defaults: 35 minutes of fuzzing (both targets), then 10^9 stress operations in each of
 # the builds named by -s (plain: BUILD, default build; asan: ASAN_BUILD,
 # default build-asan; tsan: TSAN_BUILD, default build-tsan; the sanitizer
 # trees must exist: make test-asan / test-tsan). -f 0 or -s "" skip a part.
@@ -42,12 +42,18 @@ note() { echo "$*" | tee -a "$summary"; }
 note "long run started $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(nproc) CPU(s), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 if [[ $fuzz_min -gt 0 ]]; then
+	# Both targets (tools/reliability/fuzz.sh): two thirds of the time
+	# to fuzz_pool (fast), the rest to fuzz_pagepool (IOMMU + debug).
 	fb=${FUZZ_BUILD:-build-fuzz}
 	if nice -n 10 tools/reliability/fuzz.sh -t $((fuzz_min * 60)) -b "$fb" \
 		-c "$out/fuzz-corpus" >"$out/fuzz-summary.txt" 2>&1; then :; else rc=1; fi
-	cp "$fb/fuzz.log" "$out/fuzz.log" 2>/dev/null || true
+	for t in pool pagepool; do
+		cp "$fb/fuzz-$t.log" "$out/fuzz-$t.log" 2>/dev/null || true
+	done
+	note "$(grep '^fuzz-pool: ' "$out/fuzz-summary.txt" | head -1)"
+	note "$(grep '^fuzz-pool invariants:' "$out/fuzz-pool.log" | tail -1)"
 	note "$(grep '^fuzz: ' "$out/fuzz-summary.txt" | head -1)"
-	note "$(grep '^fuzz invariants:' "$out/fuzz.log" | tail -1)"
+	note "$(grep '^fuzz invariants:' "$out/fuzz-pagepool.log" | tail -1)"
 fi
 
 for san in $sans; do
