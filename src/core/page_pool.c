@@ -263,7 +263,8 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 		if (pool->p.dma_dir != DMA_FROM_DEVICE &&
 		    pool->p.dma_dir != DMA_BIDIRECTIONAL)
 			return -EINVAL;
-		if (!pool->p.dev)
+		/* NULL or an unchecked ERR_PTR() (a failed device creation). */
+		if (IS_ERR_OR_NULL(pool->p.dev))
 			return -EINVAL;
 		pool->dma_map = true;
 	}
@@ -1204,7 +1205,9 @@ static noinline void page_pool_put_unrefed_napi_local(struct page_pool *pool, ne
 	if (allow_direct) {
 		ppcore_hook(PP_HOOK_NAPI_LOCAL_DECIDED, pool);
 		/* The race the fix closes: reported if it happens. */
-		DEBUG_NET_WARN_ON_ONCE(READ_ONCE(pool->destroy_cnt));
+		WARN_ONCE(READ_ONCE(pool->destroy_cnt),
+			  "page_pool %u: napi-local direct recycle decided after destroy began",
+			  pool->user.id);
 	}
 	if (fix) {
 		netmem = __page_pool_put_page(pool, netmem, dma_sync_size, allow_direct);
@@ -1234,7 +1237,8 @@ static noinline void page_pool_put_unrefed_general(struct page_pool *pool, netme
 	 * time loses the page: report it (the seeds' debug check) and take
 	 * the ring instead, which destroy keeps emptying. */
 	if (allow_direct && unlikely(READ_ONCE(pool->dying))) {
-		DEBUG_NET_WARN_ON_ONCE(1);
+		WARN_ONCE(1, "page_pool %u: direct recycle into a destroyed pool; the page takes the ring",
+			  pool->user.id);
 		allow_direct = false;
 	}
 	page_pool_put_decided(pool, netmem, dma_sync_size, allow_direct, smp_processor_id());

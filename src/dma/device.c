@@ -277,9 +277,18 @@ void put_device(struct device *dev)
 	 * are final. A mapping never unmapped may still be unmapped or synced
 	 * by whoever holds it: keep the memory for that report. */
 	if (ppdma_net_maps(d)) {
-		pr_warn("DMA-API: %s: last reference dropped with %ld DMA mappings never unmapped; "
-			"the device's memory is kept, so later calls on them are reported\n",
-			dev_name(dev), ppdma_net_maps(d));
+		/* More unmaps than maps: unmaps of addresses never mapped (or
+		 * twice), which only PP_DMA_DEBUG reports one by one. The count
+		 * cannot say which mappings are still live: keep the memory. */
+		if (ppdma_net_maps(d) < 0)
+			pr_warn("DMA-API: %s: last reference dropped after %ld more DMA unmaps than maps "
+				"(unmaps of addresses never mapped; PP_DMA_DEBUG names them); "
+				"the device's memory is kept, so later calls on it are reported\n",
+				dev_name(dev), -ppdma_net_maps(d));
+		else
+			pr_warn("DMA-API: %s: last reference dropped with %ld DMA mappings never unmapped; "
+				"the device's memory is kept, so later calls on them are reported\n",
+				dev_name(dev), ppdma_net_maps(d));
 		__atomic_store_n(&d->destroyed, 1, __ATOMIC_SEQ_CST);
 		/* Nobody holds the device: nobody vouches for the hook's
 		 * argument any more. */

@@ -258,6 +258,29 @@ static void test_dma_counts(void **state)
 	pp_device_destroy(dev);
 }
 
+/* page_pool_create() with the unchecked result of a failed
+ * pp_device_create() as its device: -EINVAL, as for NULL. */
+static void test_create_err_ptr_dev(void **state)
+{
+	struct page_pool_params pp = {
+		.flags = PP_FLAG_DMA_MAP,
+		.pool_size = 64,
+		.nid = NUMA_NO_NODE,
+		.dma_dir = DMA_FROM_DEVICE,
+	};
+	struct page_pool *pool;
+
+	(void)state;
+	pp.dev = ERR_PTR(-ENOMEM);
+	pool = page_pool_create(&pp);
+	assert_true(IS_ERR(pool));
+	assert_int_equal(PTR_ERR(pool), -EINVAL);
+	pp.dev = NULL;
+	pool = page_pool_create(&pp);
+	assert_int_equal(PTR_ERR(pool), -EINVAL);
+	kapi_assert_all_pages_home();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +289,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_region_provider, start, finish),
 		cmocka_unit_test_setup_teardown(test_dma_devices, start, finish),
 		cmocka_unit_test_setup_teardown(test_dma_counts, start, finish),
+		cmocka_unit_test_setup_teardown(test_create_err_ptr_dev, start, finish),
 	};
 
 	kapi_setup();
