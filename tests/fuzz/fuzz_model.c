@@ -22,6 +22,7 @@
  * ppinv_check_idle() proves the arena whole, no page marked page_pool, no
  * pool listed, no mapping live, the provider's buffers all home.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,20 +51,27 @@ static unsigned int log_next;
 static bool log_verbose;
 int fz_verbose;		/* PP_FUZZ_VERBOSE: 1 messages, 2 operations, 3 the model after each */
 
+/* The library prints from its own threads too (the RCU callback thread
+ * frees a pool whose last device reference then goes, with a message). */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int fz_print(int level, const char *fmt, va_list ap)
 {
-	char *line = log_ring[log_next++ % LOG_LINES];
+	char *line;
 
 	(void)level;
+	pthread_mutex_lock(&log_lock);
+	line = log_ring[log_next++ % LOG_LINES];
 	vsnprintf(line, LOG_LEN, fmt, ap);
 	if (log_verbose)
 		fputs(line, stderr);
+	pthread_mutex_unlock(&log_lock);
 	return 0;
 }
 
 void fz_dump_state(void)
 {
-	unsigned int i, start = log_next > LOG_LINES ? log_next - LOG_LINES : 0;
+	unsigned int i, start;
 	int r;
 
 	fprintf(stderr, "--- fuzz model: role %d, bh %d, in_poll %d, %d netmem(s) held, stack %d, faults armed %#x, op %lu at byte %zu of %zu\n",
@@ -79,8 +87,11 @@ void fz_dump_state(void)
 			p->dev, p->dma_map, p->mp, p->napi_on, p->xdp_reg, p->order, p->held);
 	}
 	fprintf(stderr, "--- last library messages:\n");
+	pthread_mutex_lock(&log_lock);
+	start = log_next > LOG_LINES ? log_next - LOG_LINES : 0;
 	for (i = start; i < log_next; i++)
 		fprintf(stderr, "  %s", log_ring[i % LOG_LINES]);
+	pthread_mutex_unlock(&log_lock);
 }
 
 static void on_failure(struct ppinv *c, enum ppinv_kind kind, const char *msg)
