@@ -111,8 +111,13 @@ struct pp_fault_config {
 	unsigned long long seed;	/* PRNG seed for @probability (0: fixed default) */
 };
 
-/* Arm @point with @cfg, or disarm it with NULL. Resets the point's call
- * counter but not its injected-fault count. Returns 0 or -EINVAL. */
+/* Arm @point with @cfg, or disarm it with NULL (or an all-zero @cfg).
+ * Resets the point's call counter but not its injected-fault count.
+ * Returns 0, or -EINVAL (and the point keeps its previous rules) for a
+ * point out of range or a @cfg with a field out of range: @probability
+ * not a number in [0, 1] (NaN, infinite, negative, above 1), a count
+ * (@every_nth, @next_n, @skip) above LONG_MAX (a negative number
+ * converted), or @skip / @seed given without any rule. */
 int pp_fault_inject(enum pp_fault_point point, const struct pp_fault_config *cfg);
 
 /* Faults injected at @point since start-up. */
