@@ -8,6 +8,11 @@
  * a batch from the zone, under the zone lock. Higher orders come from the
  * buddy lists directly. The preferred node is tried first, then the others
  * in ascending order (wrapping), unless __GFP_THISNODE.
+ * A thread on the shared CPU (<pagepool/runtime.h>) has no list of its own:
+ * its order-0 pages come from the buddy lists, under the zone lock, so the
+ * threads sharing that CPU never share a list (reached through the branch
+ * for a thread without an id, which every thread had: registered threads
+ * run the same instructions as before).
  * Every page handed out passes through pp_should_fail(PP_FAULT_PAGE_ALLOC)
  * once, so fault injection fails single allocations and cuts bulk ones
  * short exactly where it would in the kernel.
@@ -148,6 +153,35 @@ static noinline struct page *alloc_high_order(int cpu, int nid, gfp_t gfp,
 	return NULL;
 }
 
+/* The shared CPU's order 0: the preferred node's buddy lists, then the
+ * others unless __GFP_THISNODE. */
+static noinline struct page *alloc_shared(int nid, gfp_t gfp)
+{
+	int nr = ppmm_arena.nr_nodes, i, n;
+	struct page *page;
+
+	for (i = 0; i < nr; i++) {
+		n = nid + i < nr ? nid + i : nid + i - nr;
+		page = ppmm_buddy_alloc(&ppmm_zones[n], 0);
+		if (page)
+			return page;
+		if (gfp & __GFP_THISNODE)
+			break;
+	}
+	return NULL;
+}
+
+/* The calling thread's CPU id, for the page allocator: a thread without
+ * one claims one, or gets __PP_CPU_SHARED (no per-CPU list of its own). */
+static __always_inline int alloc_cpu(void)
+{
+	int cpu = __pp_ctx.cpu;
+
+	if (unlikely(cpu < 0))
+		cpu = __pp_cpu_lazy_register();
+	return cpu;
+}
+
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
 	struct ppmm_pcp *pcp;
@@ -162,15 +196,17 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 	}
 	if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
 		goto fail;
-	cpu = smp_processor_id();
+	cpu = alloc_cpu();
 	nid = resolve_node(nid, cpu);
 	if (likely(order == 0)) {
 		/* fast path */
 		pcp = &ppmm_pcpu[cpu].node[nid];
 		if (likely(!list_empty(&pcp->list)))
 			page = pcp_pop(pcp);
-		else
+		else if (cpu != __PP_CPU_SHARED)
 			page = pcp_alloc_slow(cpu, nid, gfp);
+		else
+			page = alloc_shared(nid, gfp);
 	} else {
 		page = alloc_high_order(cpu, nid, gfp, order);
 	}
@@ -181,6 +217,32 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 fail:
 	ppmm_alloc_failed(gfp, order, nid);
 	return NULL;
+}
+
+/* A bulk for the shared CPU: page by page from the buddy lists, slots
+ * [@i, @nr_pages) that are empty, stopping at the first it cannot fill. */
+static noinline unsigned long alloc_bulk_shared(gfp_t gfp, int nid, unsigned long nr_pages,
+						struct page **page_array, unsigned long i)
+{
+	unsigned long got = 0;
+	struct page *page;
+
+	nid = resolve_node(nid, __PP_CPU_SHARED);
+	for (; i < nr_pages; i++) {
+		if (page_array[i])
+			continue;
+		if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
+			break;
+		page = alloc_shared(nid, gfp);
+		if (!page)
+			break;
+		prep_new_page(page, 0, gfp);
+		page_array[i] = page;
+		got++;
+	}
+	if (!got)
+		ppmm_alloc_failed(gfp, 0, nid);
+	return i;
 }
 
 /*
@@ -207,7 +269,12 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 
 	for (j = i; j < nr_pages; j++)
 		want += !page_array[j];
-	cpu = smp_processor_id();
+	cpu = __pp_ctx.cpu;
+	if (unlikely(cpu < 0)) {
+		cpu = __pp_cpu_lazy_register();
+		if (cpu == __PP_CPU_SHARED)
+			return alloc_bulk_shared(gfp, nid, nr_pages, page_array, i);
+	}
 	start = resolve_node(nid, cpu);
 	nr = ppmm_arena.nr_nodes;
 	for (k = 0; k < nr && i < nr_pages; k++) {

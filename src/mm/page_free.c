@@ -10,7 +10,8 @@
  * page_pool page, which is taken out of circulation as the kernel's
  * bad_page() does: its memory may still be in use by whoever forgot it.
  * Order-0 pages go to the calling CPU's list (no lock); a list above its
- * high mark gives a batch back to the zone. Compound and other high-order
+ * high mark gives a batch back to the zone. A thread on the shared CPU
+ * (<pagepool/runtime.h>) gives them straight to the zone, under its lock. Compound and other high-order
  * blocks go straight to the buddy lists.
  * Layer: mm.
  */
@@ -93,11 +94,28 @@ void ppmm_counters_read(struct pp_mem_counters *c)
 	c->reserved_pages = __atomic_load_n(&reserved_pages, __ATOMIC_RELAXED);
 }
 
+/* The shared CPU has no list of its own: the zone. */
+static noinline void free_shared(struct page *page)
+{
+	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_FREE);
+	ppmm_buddy_free(page, 0);
+}
+
 /* fast path: an order-0 page onto this CPU's list for its node. */
 static inline void pcp_free(struct page *page)
 {
-	struct ppmm_pcp *pcp = &ppmm_pcpu[smp_processor_id()].node[page->nid];
-	int count;
+	struct ppmm_pcp *pcp;
+	int cpu = __pp_ctx.cpu, count;
+
+	/* A thread without an id: the branch smp_processor_id() has. */
+	if (unlikely(cpu < 0)) {
+		cpu = __pp_cpu_lazy_register();
+		if (cpu == __PP_CPU_SHARED) {
+			free_shared(page);
+			return;
+		}
+	}
+	pcp = &ppmm_pcpu[cpu].node[page->nid];
 
 	ppmm_poison(page, 0);
 	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_FREE);
