@@ -167,9 +167,9 @@ static inline void cpumask_clear(struct cpumask *m)
 
 static inline void cpumask_setall(struct cpumask *m)
 {
-	unsigned int i;
+	int i;	/* signed: with one word the loop below is empty */
 
-	for (i = 0; i < __PP_CPUMASK_LONGS - 1; i++)
+	for (i = 0; i < (int)__PP_CPUMASK_LONGS - 1; i++)
 		m->bits[i] = ~0UL;
 	m->bits[i] = __PP_CPUMASK_LAST_WORD;
 }
@@ -253,12 +253,12 @@ static inline bool cpumask_empty(const struct cpumask *m)
 
 static inline bool cpumask_full(const struct cpumask *m)
 {
-	unsigned int i;
+	int i;
 
-	for (i = 0; i < __PP_CPUMASK_LONGS - 1; i++)
-		if (~__pp_cpumask_word(m, i))
+	for (i = 0; i < (int)__PP_CPUMASK_LONGS - 1; i++)
+		if (~__pp_cpumask_word(m, (unsigned int)i))
 			return false;
-	return __pp_cpumask_word(m, i) == __PP_CPUMASK_LAST_WORD;
+	return __pp_cpumask_word(m, (unsigned int)i) == __PP_CPUMASK_LAST_WORD;
 }
 
 static inline unsigned int cpumask_weight(const struct cpumask *m)

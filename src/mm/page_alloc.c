@@ -13,11 +13,17 @@
  * threads sharing that CPU never share a list (reached through the branch
  * for a thread without an id, which every thread had: registered threads
  * run the same instructions as before).
+ * An allocation that would fail first drains the other CPUs' lists, as the
+ * kernel's slow path does (__alloc_pages_direct_reclaim() ->
+ * drain_all_pages()), and tries again: pages freed by a thread that went
+ * quiet (the deferred-release worker, any idle thread) are not lost to
+ * the others. How that is safe against their owners: struct ppmm_pcpu.
  * Every page handed out passes through pp_should_fail(PP_FAULT_PAGE_ALLOC)
  * once, so fault injection fails single allocations and cuts bulk ones
  * short exactly where it would in the kernel.
  * Layer: mm.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include <linux/gfp.h>
@@ -100,62 +106,36 @@ static inline struct page *pcp_pop(struct ppmm_pcp *pcp)
 	return page;
 }
 
-/* This CPU's list for @nid is empty: refill it, or try the other nodes. */
-static noinline struct page *pcp_alloc_slow(int cpu, int nid, gfp_t gfp)
-{
-	int nr = ppmm_arena.nr_nodes, i, n;
-	struct ppmm_pcp *pcp;
-
-	for (i = 0; i < nr; i++) {
-		n = nid + i < nr ? nid + i : nid + i - nr;
-		pcp = &ppmm_pcpu[cpu].node[n];
-		if (!list_empty(&pcp->list) ||
-		    ppmm_pcp_refill(&ppmm_zones[n], pcp, ppmm_arena.pcp_batch))
-			return pcp_pop(pcp);
-		if (gfp & __GFP_THISNODE)
-			break;
-	}
-	return NULL;
-}
-
 static bool cpu_has_pcp_pages(int cpu)
 {
 	int nid;
 
 	for (nid = 0; nid < ppmm_arena.nr_nodes; nid++)
-		if (ppmm_pcpu[cpu].node[nid].count)
+		if (READ_ONCE(ppmm_pcpu[cpu].node[nid].count))
 			return true;
 	return false;
 }
 
-static noinline struct page *alloc_high_order(int cpu, int nid, gfp_t gfp,
-					      unsigned int order)
-{
-	int nr = ppmm_arena.nr_nodes, i, n, pass;
-	struct page *page;
+/* One remote drainer at a time (each waits for owners, not for others). */
+static pthread_mutex_t remote_drain_lock = PTHREAD_MUTEX_INITIALIZER;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < nr; i++) {
-			n = nid + i < nr ? nid + i : nid + i - nr;
-			page = ppmm_buddy_alloc(&ppmm_zones[n], order);
-			if (page)
-				return page;
-			if (gfp & __GFP_THISNODE)
-				break;
-		}
-		/* Order-0 pages parked on this CPU's lists may be what keeps
-		 * a block from merging: give them back and try once more.
-		 * Other CPUs' lists are theirs alone (the kernel would IPI). */
-		if (!cpu_has_pcp_pages(cpu))
-			break;
-		ppmm_drain_cpu(cpu);
-	}
-	return NULL;
+bool ppmm_drain_all_remote(void)
+{
+	int self = __pp_ctx.cpu, cpu;
+	bool moved = false;
+
+	pthread_mutex_lock(&remote_drain_lock);
+	/* The shared CPU's lists stay empty (its threads use the zones). */
+	for (cpu = 0; cpu < __PP_CPU_SHARED; cpu++)
+		if (cpu != self && cpu_has_pcp_pages(cpu))
+			moved |= ppmm_pcp_drain_remote(cpu);
+	pthread_mutex_unlock(&remote_drain_lock);
+	return moved;
 }
 
 /* The shared CPU's order 0: the preferred node's buddy lists, then the
  * others unless __GFP_THISNODE. */
-static noinline struct page *alloc_shared(int nid, gfp_t gfp)
+static struct page *zones_alloc0(int nid, gfp_t gfp)
 {
 	int nr = ppmm_arena.nr_nodes, i, n;
 	struct page *page;
@@ -166,6 +146,78 @@ static noinline struct page *alloc_shared(int nid, gfp_t gfp)
 		if (page)
 			return page;
 		if (gfp & __GFP_THISNODE)
+			break;
+	}
+	return NULL;
+}
+
+static noinline struct page *alloc_shared(int nid, gfp_t gfp)
+{
+	struct page *page = zones_alloc0(nid, gfp);
+
+	if (!page && ppmm_drain_all_remote())
+		page = zones_alloc0(nid, gfp);
+	return page;
+}
+
+/*
+ * This CPU's list for @nid is empty (or a remote drain stopped it):
+ * refill it, or try the other nodes; then drain the other CPUs and try
+ * once more. Called inside pcp_enter(), returns inside it.
+ */
+static noinline struct page *pcp_alloc_slow(int cpu, int nid, gfp_t gfp)
+{
+	struct ppmm_pcpu *p = &ppmm_pcpu[cpu];
+	int nr = ppmm_arena.nr_nodes, i, n;
+	bool drained = false;
+	struct ppmm_pcp *pcp;
+
+	if (cpu == __PP_CPU_SHARED)	/* no lists of its own */
+		return alloc_shared(nid, gfp);
+again:
+	while (unlikely(pcpu_low(p)))
+		ppmm_pcp_wait_drain(p);
+	for (i = 0; i < nr; i++) {
+		n = nid + i < nr ? nid + i : nid + i - nr;
+		pcp = &p->node[n];
+		if (!list_empty(&pcp->list) ||
+		    ppmm_pcp_refill(&ppmm_zones[n], pcp, ppmm_arena.pcp_batch))
+			return pcp_pop(pcp);
+		if (gfp & __GFP_THISNODE)
+			break;
+	}
+	if (drained)
+		return NULL;
+	/* Out of the bracket: a remote drainer may be waiting for it. */
+	pcp_exit(p);
+	drained = ppmm_drain_all_remote();
+	pcp_enter(p);
+	if (drained)
+		goto again;
+	return NULL;
+}
+
+static noinline struct page *alloc_high_order(int cpu, int nid, gfp_t gfp,
+					      unsigned int order)
+{
+	int nr = ppmm_arena.nr_nodes, i, n, pass;
+	struct page *page;
+
+	for (pass = 0; pass < 3; pass++) {
+		for (i = 0; i < nr; i++) {
+			n = nid + i < nr ? nid + i : nid + i - nr;
+			page = ppmm_buddy_alloc(&ppmm_zones[n], order);
+			if (page)
+				return page;
+			if (gfp & __GFP_THISNODE)
+				break;
+		}
+		/* Order-0 pages parked on this CPU's lists, then on the
+		 * others', may be what keeps a block from merging: give them
+		 * back and try again. */
+		if (pass == 0 && cpu_has_pcp_pages(cpu))
+			ppmm_drain_cpu(cpu);
+		else if (!ppmm_drain_all_remote())
 			break;
 	}
 	return NULL;
@@ -184,6 +236,7 @@ static __always_inline int alloc_cpu(void)
 
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
+	struct ppmm_pcpu *p;
 	struct ppmm_pcp *pcp;
 	struct page *page;
 	int cpu;
@@ -199,14 +252,18 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 	cpu = alloc_cpu();
 	nid = resolve_node(nid, cpu);
 	if (likely(order == 0)) {
-		/* fast path */
-		pcp = &ppmm_pcpu[cpu].node[nid];
-		if (likely(!list_empty(&pcp->list)))
+		/* fast path: "above @low" is "not empty" unless a remote
+		 * drain stopped the lists (struct ppmm_pcpu). The shared
+		 * CPU's lists are always empty: its threads take the slow
+		 * path, and its bracket guards nothing. */
+		p = &ppmm_pcpu[cpu];
+		pcp = &p->node[nid];
+		pcp_enter(p);
+		if (likely(pcp->count > pcpu_low(p)))
 			page = pcp_pop(pcp);
-		else if (cpu != __PP_CPU_SHARED)
-			page = pcp_alloc_slow(cpu, nid, gfp);
 		else
-			page = alloc_shared(nid, gfp);
+			page = pcp_alloc_slow(cpu, nid, gfp);
+		pcp_exit(p);
 	} else {
 		page = alloc_high_order(cpu, nid, gfp, order);
 	}
@@ -257,8 +314,10 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 {
 	unsigned long i = 0, want = 0, got = 0, j;
 	int cpu, nr, k, n, start;
+	bool refilled, injected = false;
+	struct ppmm_pcpu *p;
 	struct ppmm_pcp *pcp;
-	bool refilled;
+	struct page *page;
 
 	while (i < nr_pages && page_array[i])
 		i++;
@@ -277,9 +336,13 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 	}
 	start = resolve_node(nid, cpu);
 	nr = ppmm_arena.nr_nodes;
+	p = &ppmm_pcpu[cpu];
+	pcp_enter(p);
+	while (unlikely(pcpu_low(p)))	/* a remote drain runs */
+		ppmm_pcp_wait_drain(p);
 	for (k = 0; k < nr && i < nr_pages; k++) {
 		n = start + k < nr ? start + k : start + k - nr;
-		pcp = &ppmm_pcpu[cpu].node[n];
+		pcp = &p->node[n];
 		refilled = false;
 		for (; i < nr_pages; i++) {
 			if (page_array[i])
@@ -294,8 +357,10 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 				if (!ppmm_pcp_refill(&ppmm_zones[n], pcp, (int)need))
 					break;
 			}
-			if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
+			if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC))) {
+				injected = true;
 				goto out;
+			}
 			page_array[i] = pcp_pop(pcp);
 			prep_new_page(page_array[i], 0, gfp);
 			got++;
@@ -304,8 +369,17 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 			break;
 	}
 out:
+	pcp_exit(p);
 	if (got)
 		return i;
+	/* Nothing at all: as the kernel's bulk allocator, one page through
+	 * the single-page path, which drains the other CPUs first. */
+	if (!injected) {
+		page = alloc_pages_node(start, gfp, 0);	/* reports its failure */
+		if (page)
+			page_array[i++] = page;
+		return i;
+	}
 	nid = start;
 fail:
 	ppmm_alloc_failed(gfp, 0, nid);

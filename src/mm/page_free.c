@@ -101,9 +101,26 @@ static noinline void free_shared(struct page *page)
 	ppmm_buddy_free(page, 0);
 }
 
+/* Above the high mark, or a remote drain stopped the lists (then the
+ * high mark reads -1: struct ppmm_pcpu). Inside pcp_enter(). */
+static noinline void pcp_free_slow(struct ppmm_pcpu *p, struct ppmm_pcp *pcp,
+				   struct page *page)
+{
+	int count;
+
+	while (unlikely(pcpu_low(p)))
+		ppmm_pcp_wait_drain(p);
+	list_add(&page->buddy_list, &pcp->list);
+	count = pcp->count + 1;
+	WRITE_ONCE(pcp->count, count);
+	if (count > ppmm_arena.pcp_high)
+		ppmm_pcp_drain(ppmm_page_zone(page), pcp, ppmm_arena.pcp_batch);
+}
+
 /* fast path: an order-0 page onto this CPU's list for its node. */
 static inline void pcp_free(struct page *page)
 {
+	struct ppmm_pcpu *p;
 	struct ppmm_pcp *pcp;
 	int cpu = __pp_ctx.cpu, count;
 
@@ -115,16 +132,23 @@ static inline void pcp_free(struct page *page)
 			return;
 		}
 	}
-	pcp = &ppmm_pcpu[cpu].node[page->nid];
+	p = &ppmm_pcpu[cpu];
+	pcp = &p->node[page->nid];
 
 	ppmm_poison(page, 0);
 	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_FREE);
 	WRITE_ONCE(page->flags, BIT(PG_pcp));
-	list_add(&page->buddy_list, &pcp->list);
+	/* The high mark is checked first, against this CPU's copy of it,
+	 * which a remote drain lowers to stop the list (struct ppmm_pcpu). */
+	pcp_enter(p);
 	count = pcp->count + 1;
-	WRITE_ONCE(pcp->count, count);
-	if (unlikely(count > ppmm_arena.pcp_high))
-		ppmm_pcp_drain(ppmm_page_zone(page), pcp, ppmm_arena.pcp_batch);
+	if (unlikely(count > pcpu_high(p))) {
+		pcp_free_slow(p, pcp, page);
+	} else {
+		list_add(&page->buddy_list, &pcp->list);
+		WRITE_ONCE(pcp->count, count);
+	}
+	pcp_exit(p);
 }
 
 void ppmm_free_block(struct page *page, unsigned int order)

@@ -31,6 +31,8 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <linux/bitops.h>
 #include <linux/bottom_half.h>
@@ -43,6 +45,11 @@
 #include <pagepool/runtime.h>
 
 #include "runtime/runtime_internal.h"
+
+/* <linux/membarrier.h>'s commands, restated: the tree's include/linux
+ * directory comes first on the include path. */
+#define PP_MEMBARRIER_CMD_PRIVATE_EXPEDITED		(1 << 3)
+#define PP_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED	(1 << 4)
 
 __thread struct pp_thread_ctx __pp_ctx __attribute__((tls_model("initial-exec"))) = {
 	.cpu = -1,
@@ -100,6 +107,8 @@ static pthread_key_t exit_key;
 
 static void (*offline_hooks[PPRT_MAX_CPU_HOOKS])(int cpu);
 static int nr_offline_hooks;
+static void (*idle_hooks[PPRT_MAX_CPU_HOOKS])(void);
+static int nr_idle_hooks;	/* written under cpu_lock, read with acquire */
 
 static void thread_exit_cb(void *arg)
 {
@@ -131,6 +140,50 @@ out:
 }
 
 static void shared_leave(void);
+
+int pprt_register_cpu_idle_hook(void (*fn)(void))
+{
+	int i, n, ret = 0;
+
+	pthread_mutex_lock(&cpu_lock);
+	n = nr_idle_hooks;
+	for (i = 0; i < n; i++)
+		if (idle_hooks[i] == fn)
+			goto out;
+	if (n == PPRT_MAX_CPU_HOOKS) {
+		ret = -ENOSPC;
+	} else {
+		idle_hooks[n] = fn;
+		__atomic_store_n(&nr_idle_hooks, n + 1, __ATOMIC_RELEASE);
+	}
+out:
+	pthread_mutex_unlock(&cpu_lock);
+	return ret;
+}
+
+void pprt_cpu_idle(void)
+{
+	int i, n = __atomic_load_n(&nr_idle_hooks, __ATOMIC_ACQUIRE);
+
+	/* Hooks are only ever added: the first n are written. */
+	for (i = 0; i < n; i++)
+		idle_hooks[i]();
+}
+
+/* 0: not tried yet, 1: registered, -1: not available. */
+static int membarrier_state;
+
+bool pprt_membarrier(void)
+{
+	int st = __atomic_load_n(&membarrier_state, __ATOMIC_ACQUIRE);
+
+	if (unlikely(!st)) {
+		st = syscall(SYS_membarrier, PP_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) ?
+		     -1 : 1;
+		__atomic_store_n(&membarrier_state, st, __ATOMIC_RELEASE);
+	}
+	return st > 0 && !syscall(SYS_membarrier, PP_MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
 
 int pp_thread_register(int cpu)
 {

@@ -20,6 +20,18 @@
 #define PPRT_MAX_CPU_HOOKS	8
 int pprt_register_cpu_offline_hook(void (*fn)(int cpu));
 
+/* Called on a library thread (the workqueue worker) that has nothing to
+ * do and is about to sleep: upper layers give back what the thread keeps
+ * per CPU (mm: its per-CPU page lists), so an idle worker strands
+ * nothing. At most PPRT_MAX_CPU_HOOKS hooks; returns 0 or -ENOSPC. */
+int pprt_register_cpu_idle_hook(void (*fn)(void));
+void pprt_cpu_idle(void);
+
+/* A full memory barrier on every running thread of the process
+ * (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)), for asymmetric fences:
+ * the other side then needs none. False if the system has none. */
+bool pprt_membarrier(void);
+
 /* Make the calling thread CPU @cpu instead of its current id (as
  * unregister + register, but the thread never goes without an id). Returns
  * @cpu, -EBUSY if another thread owns @cpu, -EINVAL if out of range. Not
