@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include "hard.h"
 
@@ -80,6 +81,7 @@ static void assert_cpu0_gets_everything(void)
 	for (i = 0; i < n; i++) {
 		unclaim(all[i]);
 		__free_page(all[i]);
+		all[i] = NULL;
 	}
 }
 
@@ -89,6 +91,24 @@ static void assert_end_state(unsigned long failures_before, unsigned long expect
 	assert_int_equal(alloc_failures() - failures_before, expected);
 	assert_int_equal(pp_dma_violations(NULL), 0);
 	assert_int_equal(hard_warns(), 0);
+}
+
+/* Every CPU's list but ours (CPU 0) empty, within a second. */
+static bool wait_others_lists_empty(void)
+{
+	int cpu, tries;
+	unsigned long n;
+
+	for (tries = 0; tries < 1000; tries++) {
+		n = 0;
+		for (cpu = 1; cpu < PP_NR_CPUS; cpu++)
+			n += pp_mem_pcp_count(cpu, 0);
+		if (!n)
+			return true;
+		usleep(1000);
+	}
+	print_message("%lu pages still on other CPUs' lists\n", n);
+	return false;
 }
 
 /* The finding as reported: the deferred release frees a destroyed pool's
@@ -117,6 +137,9 @@ static void test_worker_strands_nothing(void **state)
 	pp_mem_get_stats(&st);
 	assert_int_equal(st.free_pages, st.total_pages);
 	assert_int_equal(st.pp_pages, 0);
+	/* The worker went idle: it gave its lists back by itself (it may
+	 * still be on its way to sleep when run_all returns: wait a bit). */
+	assert_true(wait_others_lists_empty());
 	/* Free, so allocatable: by CPU 0, all of them. */
 	assert_cpu0_gets_everything();
 	assert_end_state(failed, 1);	/* the one NULL that proved it empty */
@@ -131,25 +154,26 @@ static int phase;
 static void *idler_main(void *arg)
 {
 	struct page *p[200];
-	int i;
+	long err = 0;
+	int i, n;
 
 	(void)arg;
 	if (pp_thread_register(5) != 5)
-		return (void *)1L;
-	for (i = 0; i < 200; i++)
-		if (!(p[i] = alloc_page(GFP_KERNEL)))
-			return (void *)2L;
-	for (i = 0; i < 200; i++)
+		err = 1;
+	for (n = 0; n < 200 && !err; n++)
+		if (!(p[n] = alloc_page(GFP_KERNEL)))
+			err = 2;
+	for (i = 0; i < n; i++)
 		__free_page(p[i]);
-	if (pp_mem_pcp_count(5, 0) == 0)	/* they are on its list */
-		return (void *)3L;
+	if (!err && pp_mem_pcp_count(5, 0) == 0)	/* they are on its list */
+		err = 3;
 	pthread_mutex_lock(&lock);
 	phase = 1;
 	pthread_cond_broadcast(&cond);
 	while (phase != 2)
 		pthread_cond_wait(&cond, &lock);
 	pthread_mutex_unlock(&lock);
-	return NULL;
+	return (void *)err;
 }
 
 static void test_idle_thread_lists_drained(void **state)
@@ -256,13 +280,34 @@ static void test_drain_races_owner(void **state)
 	assert_int_equal(hard_warns(), 0);
 }
 
+/* A failed assertion leaves pages taken and the idler waiting: undo, so
+ * the next test starts from a whole arena. */
+static int teardown(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		if (all[i]) {
+			unclaim(all[i]);
+			__free_page(all[i]);
+			all[i] = NULL;
+		}
+	pthread_mutex_lock(&lock);
+	phase = 2;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+	__atomic_store_n(&busy_stop, true, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int main(void)
 {
 	const struct pp_mem_config cfg = { .size = ARENA };
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_worker_strands_nothing),
-		cmocka_unit_test(test_idle_thread_lists_drained),
-		cmocka_unit_test(test_drain_races_owner),
+		cmocka_unit_test_teardown(test_worker_strands_nothing, teardown),
+		cmocka_unit_test_teardown(test_idle_thread_lists_drained, teardown),
+		cmocka_unit_test_teardown(test_drain_races_owner, teardown),
 	};
 
 	if (pp_mem_init(&cfg))
