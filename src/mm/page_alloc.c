@@ -239,7 +239,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 	struct ppmm_pcpu *p;
 	struct ppmm_pcp *pcp;
 	struct page *page;
-	int cpu;
+	int cpu, low;
 
 	if (unlikely(!ppmm_arena_up()) && ppmm_arena_default())
 		goto fail;
@@ -259,7 +259,11 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 		p = &ppmm_pcpu[cpu];
 		pcp = &p->node[nid];
 		pcp_enter(p);
-		if (likely(pcp->count > pcpu_low(p)))
+		/* The acquire load first: only after it may the list be read.
+		 * The count is read atomically (a plain load all the same):
+		 * when the list is stopped, a remote drain may be writing it. */
+		low = pcpu_low(p);
+		if (likely(READ_ONCE(pcp->count) > low))
 			page = pcp_pop(pcp);
 		else
 			page = pcp_alloc_slow(cpu, nid, gfp);

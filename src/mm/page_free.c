@@ -122,7 +122,7 @@ static inline void pcp_free(struct page *page)
 {
 	struct ppmm_pcpu *p;
 	struct ppmm_pcp *pcp;
-	int cpu = __pp_ctx.cpu, count;
+	int cpu = __pp_ctx.cpu, count, high;
 
 	/* A thread without an id: the branch smp_processor_id() has. */
 	if (unlikely(cpu < 0)) {
@@ -141,8 +141,12 @@ static inline void pcp_free(struct page *page)
 	/* The high mark is checked first, against this CPU's copy of it,
 	 * which a remote drain lowers to stop the list (struct ppmm_pcpu). */
 	pcp_enter(p);
-	count = pcp->count + 1;
-	if (unlikely(count > pcpu_high(p))) {
+	/* The acquire load first: only after it may the list be read. The
+	 * count is read atomically (a plain load all the same): when the
+	 * list is stopped, a remote drain may be writing it. */
+	high = pcpu_high(p);
+	count = READ_ONCE(pcp->count) + 1;
+	if (unlikely(count > high)) {
 		pcp_free_slow(p, pcp, page);
 	} else {
 		list_add(&page->buddy_list, &pcp->list);
