@@ -102,10 +102,12 @@ static noinline void free_shared(struct page *page)
 }
 
 /* Above the high mark, or a remote drain stopped the lists (then the
- * high mark reads -1: struct ppmm_pcpu). Inside pcp_enter(). */
-static noinline void pcp_free_slow(struct ppmm_pcpu *p, struct ppmm_pcp *pcp,
-				   struct page *page)
+ * high mark reads -1: struct ppmm_pcpu). Entered inside pcp_enter(), and
+ * leaves the bracket itself, so the fast path can jump here. */
+static noinline void pcp_free_slow(struct page *page, int cpu)
 {
+	struct ppmm_pcpu *p = &ppmm_pcpu[cpu];
+	struct ppmm_pcp *pcp = &p->node[page->nid];
 	int count;
 
 	while (unlikely(pcpu_low(p)))
@@ -115,6 +117,7 @@ static noinline void pcp_free_slow(struct ppmm_pcpu *p, struct ppmm_pcp *pcp,
 	WRITE_ONCE(pcp->count, count);
 	if (count > ppmm_arena.pcp_high)
 		ppmm_pcp_drain(ppmm_page_zone(page), pcp, ppmm_arena.pcp_batch);
+	pcp_exit(p);
 }
 
 /* fast path: an order-0 page onto this CPU's list for its node. */
@@ -147,11 +150,11 @@ static inline void pcp_free(struct page *page)
 	high = pcpu_high(p);
 	count = READ_ONCE(pcp->count) + 1;
 	if (unlikely(count > high)) {
-		pcp_free_slow(p, pcp, page);
-	} else {
-		list_add(&page->buddy_list, &pcp->list);
-		WRITE_ONCE(pcp->count, count);
+		pcp_free_slow(page, cpu);
+		return;
 	}
+	list_add(&page->buddy_list, &pcp->list);
+	WRITE_ONCE(pcp->count, count);
 	pcp_exit(p);
 }
 
