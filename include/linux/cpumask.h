@@ -36,8 +36,19 @@ typedef struct cpumask cpumask_var_t[1];
 #define cpumask_bits(maskp)	((maskp)->bits)
 #define to_cpumask(bitmap)	((struct cpumask *)(bitmap))
 
+/* The bits of the last word that are CPU ids: NR_CPUS (meson -Dnr_cpus)
+ * need not be a multiple of BITS_PER_LONG, and no bit past it is ever set
+ * (so a full mask weighs NR_CPUS). */
+#define __PP_CPUMASK_LAST_WORD						\
+	((NR_CPUS % BITS_PER_LONG) ? (1UL << (NR_CPUS % BITS_PER_LONG)) - 1 : ~0UL)
+
 #define CPU_BITS_NONE	{ [0 ... __PP_CPUMASK_LONGS - 1] = 0UL }
-#define CPU_BITS_ALL	{ [0 ... __PP_CPUMASK_LONGS - 1] = ~0UL }
+#if NR_CPUS <= BITS_PER_LONG
+#define CPU_BITS_ALL	{ [0] = __PP_CPUMASK_LAST_WORD }
+#else
+#define CPU_BITS_ALL	{ [0 ... __PP_CPUMASK_LONGS - 2] = ~0UL,		\
+			  [__PP_CPUMASK_LONGS - 1] = __PP_CPUMASK_LAST_WORD }
+#endif
 #define CPU_BITS_CPU0	{ [0] = 1UL }
 #define CPU_MASK_NONE	((cpumask_t){ CPU_BITS_NONE })
 #define CPU_MASK_ALL	((cpumask_t){ CPU_BITS_ALL })
@@ -156,10 +167,11 @@ static inline void cpumask_clear(struct cpumask *m)
 
 static inline void cpumask_setall(struct cpumask *m)
 {
-	unsigned int i;
+	int i;	/* signed: with one word the loop below is empty */
 
-	for (i = 0; i < __PP_CPUMASK_LONGS; i++)
+	for (i = 0; i < (int)__PP_CPUMASK_LONGS - 1; i++)
 		m->bits[i] = ~0UL;
+	m->bits[i] = __PP_CPUMASK_LAST_WORD;
 }
 
 static inline void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
@@ -241,12 +253,12 @@ static inline bool cpumask_empty(const struct cpumask *m)
 
 static inline bool cpumask_full(const struct cpumask *m)
 {
-	unsigned int i;
+	int i;
 
-	for (i = 0; i < __PP_CPUMASK_LONGS; i++)
-		if (~__pp_cpumask_word(m, i))
+	for (i = 0; i < (int)__PP_CPUMASK_LONGS - 1; i++)
+		if (~__pp_cpumask_word(m, (unsigned int)i))
 			return false;
-	return true;
+	return __pp_cpumask_word(m, (unsigned int)i) == __PP_CPUMASK_LAST_WORD;
 }
 
 static inline unsigned int cpumask_weight(const struct cpumask *m)

@@ -8,7 +8,15 @@
  *
  * Only the thread that owns a CPU id writes that CPU's copy, so the
  * this_cpu_*() operations are a relaxed load and store, no atomic RMW;
- * readers of other CPUs' copies (statistics) use READ_ONCE().
+ * readers of other CPUs' copies (statistics) use READ_ONCE(). The shared
+ * CPU's copy (<pagepool/runtime.h>) is the exception: the threads on it
+ * may update it at the same time, so there this_cpu_add() and friends are
+ * an atomic add. They reach it through the branch a thread without an id
+ * took anyway (__pp_ctx.cpu < 0): a registered thread's operation is the
+ * same load and store as before. this_cpu_ptr() gives the shared copy's
+ * address like any other; code that writes through it must do so where
+ * the kernel requires it, with bottom halves disabled (the shared CPU is
+ * then held by one thread).
  * Layer: runtime.
  */
 #ifndef _PP_LINUX_PERCPU_H
@@ -37,9 +45,29 @@ void free_percpu(void __percpu *ptr);
 
 #define this_cpu_read(pcp)	READ_ONCE(*this_cpu_ptr(&(pcp)))
 #define this_cpu_write(pcp, val) WRITE_ONCE(*this_cpu_ptr(&(pcp)), (val))
+/*
+ * The shared CPU's copy gets an atomic add, and the plain add that follows
+ * goes to a scratch variable: both paths then meet before the add, as
+ * they did when the branch only registered the thread, so a registered
+ * thread's code stays the same load, add and store.
+ */
 #define this_cpu_add(pcp, val)						\
 do {									\
-	__typeof__(&(pcp)) __pcp_p = this_cpu_ptr(&(pcp));		\
+	int __pcp_cpu = __pp_ctx.cpu;					\
+	__typeof__(pcp) __pcp_scratch;					\
+	__typeof__(&(pcp)) __pcp_p;					\
+									\
+	if (unlikely(__pcp_cpu < 0)) {					\
+		__pcp_cpu = __pp_cpu_lazy_register();			\
+		__pcp_p = per_cpu_ptr(&(pcp), __pcp_cpu);		\
+		if (__pcp_cpu == __PP_CPU_SHARED) {			\
+			__atomic_fetch_add(__pcp_p, (val), __ATOMIC_RELAXED); \
+			__pcp_scratch = 0;				\
+			__pcp_p = &__pcp_scratch;			\
+		}							\
+	} else {							\
+		__pcp_p = per_cpu_ptr(&(pcp), __pcp_cpu);		\
+	}								\
 	WRITE_ONCE(*__pcp_p, READ_ONCE(*__pcp_p) + (val));		\
 } while (0)
 #define this_cpu_sub(pcp, val)	this_cpu_add(pcp, -(val))

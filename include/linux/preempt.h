@@ -34,6 +34,12 @@ struct pp_thread_ctx {
 #define __PP_SOFTIRQ_HI		(1U << 0)	/* tasklet_hi_schedule() */
 #define __PP_SOFTIRQ_NET_RX	(1U << 3)	/* NAPI polls */
 #define __PP_SOFTIRQ_TASKLET	(1U << 6)	/* tasklet_schedule() */
+#define __PP_SOFTIRQ_ALL	(__PP_SOFTIRQ_HI | __PP_SOFTIRQ_NET_RX | __PP_SOFTIRQ_TASKLET)
+/* Not a softirq: set while a thread past the CPU id limit holds the shared
+ * CPU (<pagepool/runtime.h>, src/runtime/cpu.c), so that the outermost
+ * local_bh_enable() takes its slow path, where the shared CPU is given
+ * back. Registered threads never have it: their fast path is unchanged. */
+#define __PP_SOFTIRQ_SHARED	(1U << 31)
 
 extern __thread struct pp_thread_ctx __pp_ctx
 	__attribute__((tls_model("initial-exec")));

@@ -83,7 +83,11 @@ int pp_mem_walk(pp_page_walk_fn fn, void *arg);
 unsigned long pp_mem_free_blocks(int nid, unsigned int order);
 /* Pages on logical CPU @cpu's per-CPU list for node @nid. */
 unsigned long pp_mem_pcp_count(int cpu, int nid);
-/* Give the calling CPU's per-CPU pages back to the buddy lists. */
+/* Give the calling CPU's per-CPU pages back to the buddy lists. Not needed
+ * for correctness: an allocation that would fail first drains every CPU's
+ * lists (as the kernel's drain_all_pages()), the library's workqueue
+ * thread drains its own when it goes idle, and a thread's lists are
+ * drained when it gives its CPU id back (or exits). */
 void pp_mem_drain_local(void);
 
 #ifdef __cplusplus

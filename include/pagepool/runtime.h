@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <generated/autoconf.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,26 +24,61 @@ extern "C" {
  * a CPU id at a time, so per-CPU data is touched by one thread only (as in
  * the kernel, where a CPU runs one context at a time). Threads that use the
  * library without registering are registered lazily with a free id.
+ *
+ * PP_NR_CPUS ids (meson -Dnr_cpus, CONFIG_NR_CPUS; default 256). Ids 0 ..
+ * PP_NR_CPUS - 2 are owned by one thread each. The last, PP_CPU_SHARED, is
+ * the shared CPU: threads that use the library when every other id is
+ * taken run on it together, correctly but slower, and the first one that
+ * does gets a one-time WARN ("more than N threads use the library"). No
+ * abort: the library keeps working with any number of threads.
+ *
+ * How the shared CPU stays correct - per-CPU data assumes one thread per
+ * id, so the threads on it must never use its data at the same time:
+ *   - Where the kernel disables bottom halves (local_bh_disable(), softirq:
+ *     NAPI polls, tasklets; pp_net_rx_action(), pp_do_softirq()), a thread
+ *     on the shared CPU first takes the shared CPU's lock and gives it back
+ *     at the outermost local_bh_enable(): one of them at a time is "on the
+ *     CPU" with bottom halves off, so napi-local recycling, per-CPU pools
+ *     and everything else bh-protected see one context, as the kernel's CPU
+ *     runs one. Such a region must not wait for another thread's
+ *     bh-disabled work (the kernel forbids sleeping there anyway).
+ *   - Outside those regions the library's per-CPU fast paths never touch
+ *     the shared CPU's data: the page allocator takes and gives pages in
+ *     the zone under its lock instead of a per-CPU list; page_pool puts
+ *     go to the pool's shared ring (locked) instead of a per-CPU lane;
+ *     this_cpu_*() on the shared CPU's copy is an atomic operation;
+ *     tasklet_schedule() and napi_schedule() append to its lists under a
+ *     lock of their own.
+ *   - Registered threads pay nothing: they never have a negative id, and
+ *     every one of these cases is reached through the branch that already
+ *     handled a thread without one (lazy registration), or a slow path.
+ * A thread on the shared CPU keeps it until it exits or unregisters;
+ * pp_thread_register() may move it to an id that has become free.
  */
-#define PP_NR_CPUS	256
+#define PP_NR_CPUS	CONFIG_NR_CPUS
+#define PP_CPU_SHARED	(PP_NR_CPUS - 1)
 
 /* Claim logical CPU @cpu for the calling thread (-1: lowest free id).
- * Returns the CPU id, -EBUSY if @cpu is owned by another thread, -EINVAL if
- * out of range, -EEXIST if this thread already owns a different CPU,
- * -ENOSPC if every id is taken. Registering the same id twice is a no-op.
+ * Returns the CPU id, -EBUSY if @cpu is owned by another thread (or the
+ * caller is on the shared CPU inside a bottom-half-disabled region),
+ * -EINVAL if out of range (PP_CPU_SHARED included: no thread owns it),
+ * -EEXIST if this thread already owns a different CPU, -ENOSPC if every
+ * id is taken (the library still works for the thread: it runs on the
+ * shared CPU, see above). Registering the same id twice is a no-op.
  * Any thread. */
 int pp_thread_register(int cpu);
 
-/* Give the calling thread's CPU id back; drains its per-CPU page lists.
- * Runs automatically when a registered thread exits. Must not be called
- * with bottom halves disabled. */
+/* Give the calling thread's CPU id back (or leave the shared CPU); drains
+ * its per-CPU page lists. Runs automatically when a registered thread
+ * exits. Must not be called with bottom halves disabled. */
 void pp_thread_unregister(void);
 
 /* Pin the calling thread to host CPU @host_cpu (sched_setaffinity).
  * Returns 0 or -errno. Independent of the logical CPU id. */
 int pp_thread_pin(int host_cpu);
 
-/* Number of logical CPU ids currently owned by threads. */
+/* Number of logical CPU ids currently owned by threads (the shared CPU
+ * counts as one while any thread runs on it). */
 int pp_nr_registered_cpus(void);
 
 /*
@@ -111,8 +148,13 @@ struct pp_fault_config {
 	unsigned long long seed;	/* PRNG seed for @probability (0: fixed default) */
 };
 
-/* Arm @point with @cfg, or disarm it with NULL. Resets the point's call
- * counter but not its injected-fault count. Returns 0 or -EINVAL. */
+/* Arm @point with @cfg, or disarm it with NULL (or an all-zero @cfg).
+ * Resets the point's call counter but not its injected-fault count.
+ * Returns 0, or -EINVAL (and the point keeps its previous rules) for a
+ * point out of range or a @cfg with a field out of range: @probability
+ * not a number in [0, 1] (NaN, infinite, negative, above 1), a count
+ * (@every_nth, @next_n, @skip) above LONG_MAX (a negative number
+ * converted), or @skip / @seed given without any rule. */
 int pp_fault_inject(enum pp_fault_point point, const struct pp_fault_config *cfg);
 
 /* Faults injected at @point since start-up. */

@@ -491,8 +491,8 @@ static bool page_pool_refill_from_lanes(struct page_pool *pool, int pref_nid, u3
 {
 	unsigned int i, start = pool->lane_cursor;
 
-	for (i = 0; i < NR_CPUS / BITS_PER_LONG; i++) {
-		unsigned int w = (start + i) % (NR_CPUS / BITS_PER_LONG);
+	for (i = 0; i < ARRAY_SIZE(pool->lane_mask); i++) {
+		unsigned int w = (start + i) % ARRAY_SIZE(pool->lane_mask);
 		unsigned long bits = READ_ONCE(pool->lane_mask[w]);
 
 		while (bits) {
@@ -929,8 +929,13 @@ static noinline bool page_pool_lane_spill_uncredited(struct page_pool *pool, net
  * release here). NULL if it cannot be allocated: use the shared ring. */
 static noinline struct pp_lane *page_pool_lane_create(struct page_pool *pool, int cpu)
 {
-	struct pp_lane *lane = kzalloc(sizeof(*lane), GFP_ATOMIC);
+	struct pp_lane *lane;
 
+	/* The shared CPU's threads return concurrently: a single-producer
+	 * lane is no place for them; the shared ring is (<pagepool/runtime.h>). */
+	if (unlikely(cpu == __PP_CPU_SHARED))
+		return NULL;
+	lane = kzalloc(sizeof(*lane), GFP_ATOMIC);
 	if (!lane)
 		return NULL;
 	/* No larger than the shared ring: pool_size bounds what one

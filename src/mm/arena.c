@@ -137,11 +137,15 @@ static void init_pcp_lists(void)
 {
 	int cpu, nid;
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		for (nid = 0; nid < MAX_NUMNODES; nid++) {
 			INIT_LIST_HEAD(&ppmm_pcpu[cpu].node[nid].list);
 			WRITE_ONCE(ppmm_pcpu[cpu].node[nid].count, 0);
 		}
+		WRITE_ONCE(ppmm_pcpu[cpu].busy, 0);
+		WRITE_ONCE(ppmm_pcpu[cpu].low, 0);
+		WRITE_ONCE(ppmm_pcpu[cpu].high, ppmm_arena.pcp_high);
+	}
 }
 
 /* Caller MUST hold arena_lock, with no arena up. */
@@ -159,6 +163,8 @@ static int arena_create(const struct pp_mem_config *cfg)
 		return ret;
 	/* Registering twice is a no-op in the runtime. */
 	ret = pprt_register_cpu_offline_hook(ppmm_cpu_offline);
+	if (!ret)
+		ret = pprt_register_cpu_idle_hook(pp_mem_drain_local);
 	if (WARN_ON(ret))
 		return ret;	/* all PPRT_MAX_CPU_HOOKS slots taken */
 	nr_pages = size >> PAGE_SHIFT;

@@ -13,12 +13,16 @@
  * batches, one lock round trip per batch.
  * Layer: mm.
  */
+#include <limits.h>
+#include <sched.h>
+
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/spinlock.h>
 
 #include "mm/mm_internal.h"
+#include "runtime/runtime_internal.h"
 
 static void __add_free(struct ppmm_zone *zone, struct page *page,
 		       unsigned int order)
@@ -157,18 +161,66 @@ void ppmm_pcp_drain(struct ppmm_zone *zone, struct ppmm_pcp *pcp, int count)
 	WRITE_ONCE(pcp->count, pcp->count - count);
 }
 
-void ppmm_drain_cpu(int cpu)
+/* All of @p's lists to the zones. Caller has them to itself. */
+static void drain_lists(struct ppmm_pcpu *p)
 {
 	struct ppmm_pcp *pcp;
 	int nid;
 
-	if (cpu < 0 || cpu >= NR_CPUS)
-		return;
 	for (nid = 0; nid < ppmm_arena.nr_nodes; nid++) {
-		pcp = &ppmm_pcpu[cpu].node[nid];
+		pcp = &p->node[nid];
 		if (pcp->count)
 			ppmm_pcp_drain(&ppmm_zones[nid], pcp, pcp->count);
 	}
+}
+
+void ppmm_pcp_wait_drain(struct ppmm_pcpu *p)
+{
+	pcp_exit(p);
+	while (pcpu_low(p))
+		sched_yield();
+	pcp_enter(p);
+}
+
+void ppmm_drain_cpu(int cpu)
+{
+	struct ppmm_pcpu *p;
+
+	if (cpu < 0 || cpu >= NR_CPUS)
+		return;
+	p = &ppmm_pcpu[cpu];
+	pcp_enter(p);
+	/* A remote drain of the same lists may run (struct ppmm_pcpu). */
+	while (unlikely(pcpu_low(p)))
+		ppmm_pcp_wait_drain(p);
+	drain_lists(p);
+	pcp_exit(p);
+}
+
+/*
+ * Drain CPU @cpu's lists from another thread (struct ppmm_pcpu). Caller
+ * MUST hold the remote-drain lock. False, touching nothing, when the
+ * system has no membarrier(PRIVATE_EXPEDITED): then only the owner can.
+ */
+bool ppmm_pcp_drain_remote(int cpu)
+{
+	struct ppmm_pcpu *p = &ppmm_pcpu[cpu];
+
+	__atomic_store_n(&p->low, INT_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->high, -1, __ATOMIC_RELAXED);
+	if (!pprt_membarrier()) {
+		__atomic_store_n(&p->high, ppmm_arena.pcp_high, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->low, 0, __ATOMIC_RELEASE);
+		return false;
+	}
+	/* Pairs with the owner's pcp_exit(): its last use is done. */
+	while (__atomic_load_n(&p->busy, __ATOMIC_ACQUIRE))
+		sched_yield();
+	drain_lists(p);
+	/* Pairs with the owner's pcpu_high() / pcpu_low(). */
+	__atomic_store_n(&p->high, ppmm_arena.pcp_high, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->low, 0, __ATOMIC_RELEASE);
+	return true;
 }
 
 struct page *ppmm_buddy_alloc(struct ppmm_zone *zone, unsigned int order)

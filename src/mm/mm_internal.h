@@ -17,7 +17,9 @@
  *   - PG_buddy         set only on the first page of a free buddy block,
  *                      whose order is page->order; under the zone lock.
  *   - PG_pcp           set only on pages on a per-CPU list; those lists
- *                      are touched by their owning CPU's thread only.
+ *                      are touched by their owning CPU's thread, or by a
+ *                      remote drain that has excluded it (struct
+ *                      ppmm_pcpu).
  * Free page memory is poisoned under ASan (PP_ASAN); allocated memory is
  * not.
  * Layer: mm.
@@ -87,8 +89,32 @@ struct ppmm_pcp {
 	int count;
 };
 
+/*
+ * A CPU's lists, and what lets another thread drain them (the kernel's
+ * drain_all_pages(), before an allocation fails) while the owner may be
+ * using them - without a lock or an atomic on the owner's fast paths:
+ *   - the owner brackets every use of its lists with @busy (a plain store
+ *     of 1 before, a release store of 0 after: pcp_enter()/pcp_exit());
+ *   - its fast paths compare against @low (allocate while a list's count
+ *     is above it) and @high (free while the count stays at or below it)
+ *     instead of "not empty" and the arena's high mark: the same number
+ *     of instructions;
+ *   - a remote drain sets @low to INT_MAX and @high to -1, so that the
+ *     owner's next use takes its slow path, which waits; runs
+ *     membarrier(PRIVATE_EXPEDITED), the full barrier the owner's store of
+ *     @busy and load of @low/@high would need between them (the
+ *     asymmetric Dekker of liburcu's membarrier flavour); waits for @busy
+ *     to read 0 (acquire); drains; and restores @low and @high (release).
+ * Either the drain sees @busy set and waits for the owner to finish, or
+ * the owner sees the stop and waits for the drain: never both on a list.
+ * The release/acquire pairs order the lists' contents both ways (and are
+ * what ThreadSanitizer checks).
+ */
 struct ppmm_pcpu {
 	struct ppmm_pcp node[MAX_NUMNODES];
+	int busy;
+	int low;
+	int high;
 } __aligned(64);
 
 /* The arena, fixed between pp_mem_init() and pp_mem_exit(). */
@@ -145,6 +171,41 @@ void ppmm_buddy_free(struct page *page, unsigned int order);
 /* Drain all of @cpu's per-CPU lists. Owner of @cpu (or its last owner,
  * once it is gone) only. */
 void ppmm_drain_cpu(int cpu);
+
+/* page_alloc.c: drain every other CPU's lists (drain_all_pages()); true
+ * if any page moved. Caller MUST NOT be inside its own pcp_enter(). */
+bool ppmm_drain_all_remote(void);
+/* buddy.c: one CPU's lists, from another thread; under the remote-drain
+ * lock (page_alloc.c). */
+bool ppmm_pcp_drain_remote(int cpu);
+
+/* The owner's bracket around any use of its lists (struct ppmm_pcpu). */
+static __always_inline void pcp_enter(struct ppmm_pcpu *p)
+{
+	__atomic_store_n(&p->busy, 1, __ATOMIC_RELAXED);
+	/* Not reordered by the compiler with the loads of @low / @high that
+	 * follow; the CPU's part is the remote side's membarrier. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static __always_inline void pcp_exit(struct ppmm_pcpu *p)
+{
+	__atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
+}
+
+static __always_inline int pcpu_low(struct ppmm_pcpu *p)
+{
+	return __atomic_load_n(&p->low, __ATOMIC_ACQUIRE);
+}
+
+static __always_inline int pcpu_high(struct ppmm_pcpu *p)
+{
+	return __atomic_load_n(&p->high, __ATOMIC_ACQUIRE);
+}
+
+/* A remote drain of @p runs: out of the bracket until it is done, then
+ * back in. The caller re-reads everything about its lists. */
+void ppmm_pcp_wait_drain(struct ppmm_pcpu *p);
 
 /* page_free.c */
 /* Free a block whose last reference is gone and which passed the checks.

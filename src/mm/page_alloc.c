@@ -8,11 +8,22 @@
  * a batch from the zone, under the zone lock. Higher orders come from the
  * buddy lists directly. The preferred node is tried first, then the others
  * in ascending order (wrapping), unless __GFP_THISNODE.
+ * A thread on the shared CPU (<pagepool/runtime.h>) has no list of its own:
+ * its order-0 pages come from the buddy lists, under the zone lock, so the
+ * threads sharing that CPU never share a list (reached through the branch
+ * for a thread without an id, which every thread had: registered threads
+ * run the same instructions as before).
+ * An allocation that would fail first drains the other CPUs' lists, as the
+ * kernel's slow path does (__alloc_pages_direct_reclaim() ->
+ * drain_all_pages()), and tries again: pages freed by a thread that went
+ * quiet (the deferred-release worker, any idle thread) are not lost to
+ * the others. How that is safe against their owners: struct ppmm_pcpu.
  * Every page handed out passes through pp_should_fail(PP_FAULT_PAGE_ALLOC)
  * once, so fault injection fails single allocations and cuts bulk ones
  * short exactly where it would in the kernel.
  * Layer: mm.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include <linux/gfp.h>
@@ -95,32 +106,95 @@ static inline struct page *pcp_pop(struct ppmm_pcp *pcp)
 	return page;
 }
 
-/* This CPU's list for @nid is empty: refill it, or try the other nodes. */
-static noinline struct page *pcp_alloc_slow(int cpu, int nid, gfp_t gfp)
+static bool cpu_has_pcp_pages(int cpu)
+{
+	int nid;
+
+	for (nid = 0; nid < ppmm_arena.nr_nodes; nid++)
+		if (READ_ONCE(ppmm_pcpu[cpu].node[nid].count))
+			return true;
+	return false;
+}
+
+/* One remote drainer at a time (each waits for owners, not for others). */
+static pthread_mutex_t remote_drain_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool ppmm_drain_all_remote(void)
+{
+	int self = __pp_ctx.cpu, cpu;
+	bool moved = false;
+
+	pthread_mutex_lock(&remote_drain_lock);
+	/* The shared CPU's lists stay empty (its threads use the zones). */
+	for (cpu = 0; cpu < __PP_CPU_SHARED; cpu++)
+		if (cpu != self && cpu_has_pcp_pages(cpu))
+			moved |= ppmm_pcp_drain_remote(cpu);
+	pthread_mutex_unlock(&remote_drain_lock);
+	return moved;
+}
+
+/* The shared CPU's order 0: the preferred node's buddy lists, then the
+ * others unless __GFP_THISNODE. */
+static struct page *zones_alloc0(int nid, gfp_t gfp)
 {
 	int nr = ppmm_arena.nr_nodes, i, n;
-	struct ppmm_pcp *pcp;
+	struct page *page;
 
 	for (i = 0; i < nr; i++) {
 		n = nid + i < nr ? nid + i : nid + i - nr;
-		pcp = &ppmm_pcpu[cpu].node[n];
-		if (!list_empty(&pcp->list) ||
-		    ppmm_pcp_refill(&ppmm_zones[n], pcp, ppmm_arena.pcp_batch))
-			return pcp_pop(pcp);
+		page = ppmm_buddy_alloc(&ppmm_zones[n], 0);
+		if (page)
+			return page;
 		if (gfp & __GFP_THISNODE)
 			break;
 	}
 	return NULL;
 }
 
-static bool cpu_has_pcp_pages(int cpu)
+static noinline struct page *alloc_shared(int nid, gfp_t gfp)
 {
-	int nid;
+	struct page *page = zones_alloc0(nid, gfp);
 
-	for (nid = 0; nid < ppmm_arena.nr_nodes; nid++)
-		if (ppmm_pcpu[cpu].node[nid].count)
-			return true;
-	return false;
+	if (!page && ppmm_drain_all_remote())
+		page = zones_alloc0(nid, gfp);
+	return page;
+}
+
+/*
+ * This CPU's list for @nid is empty (or a remote drain stopped it):
+ * refill it, or try the other nodes; then drain the other CPUs and try
+ * once more. Called inside pcp_enter(), returns inside it.
+ */
+static noinline struct page *pcp_alloc_slow(int cpu, int nid, gfp_t gfp)
+{
+	struct ppmm_pcpu *p = &ppmm_pcpu[cpu];
+	int nr = ppmm_arena.nr_nodes, i, n;
+	bool drained = false;
+	struct ppmm_pcp *pcp;
+
+	if (cpu == __PP_CPU_SHARED)	/* no lists of its own */
+		return alloc_shared(nid, gfp);
+again:
+	while (unlikely(pcpu_low(p)))
+		ppmm_pcp_wait_drain(p);
+	for (i = 0; i < nr; i++) {
+		n = nid + i < nr ? nid + i : nid + i - nr;
+		pcp = &p->node[n];
+		if (!list_empty(&pcp->list) ||
+		    ppmm_pcp_refill(&ppmm_zones[n], pcp, ppmm_arena.pcp_batch))
+			return pcp_pop(pcp);
+		if (gfp & __GFP_THISNODE)
+			break;
+	}
+	if (drained)
+		return NULL;
+	/* Out of the bracket: a remote drainer may be waiting for it. */
+	pcp_exit(p);
+	drained = ppmm_drain_all_remote();
+	pcp_enter(p);
+	if (drained)
+		goto again;
+	return NULL;
 }
 
 static noinline struct page *alloc_high_order(int cpu, int nid, gfp_t gfp,
@@ -129,7 +203,7 @@ static noinline struct page *alloc_high_order(int cpu, int nid, gfp_t gfp,
 	int nr = ppmm_arena.nr_nodes, i, n, pass;
 	struct page *page;
 
-	for (pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 3; pass++) {
 		for (i = 0; i < nr; i++) {
 			n = nid + i < nr ? nid + i : nid + i - nr;
 			page = ppmm_buddy_alloc(&ppmm_zones[n], order);
@@ -138,21 +212,34 @@ static noinline struct page *alloc_high_order(int cpu, int nid, gfp_t gfp,
 			if (gfp & __GFP_THISNODE)
 				break;
 		}
-		/* Order-0 pages parked on this CPU's lists may be what keeps
-		 * a block from merging: give them back and try once more.
-		 * Other CPUs' lists are theirs alone (the kernel would IPI). */
-		if (!cpu_has_pcp_pages(cpu))
+		/* Order-0 pages parked on this CPU's lists, then on the
+		 * others', may be what keeps a block from merging: give them
+		 * back and try again. */
+		if (pass == 0 && cpu_has_pcp_pages(cpu))
+			ppmm_drain_cpu(cpu);
+		else if (!ppmm_drain_all_remote())
 			break;
-		ppmm_drain_cpu(cpu);
 	}
 	return NULL;
 }
 
+/* The calling thread's CPU id, for the page allocator: a thread without
+ * one claims one, or gets __PP_CPU_SHARED (no per-CPU list of its own). */
+static __always_inline int alloc_cpu(void)
+{
+	int cpu = __pp_ctx.cpu;
+
+	if (unlikely(cpu < 0))
+		cpu = __pp_cpu_lazy_register();
+	return cpu;
+}
+
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
+	struct ppmm_pcpu *p;
 	struct ppmm_pcp *pcp;
 	struct page *page;
-	int cpu;
+	int cpu, low;
 
 	if (unlikely(!ppmm_arena_up()) && ppmm_arena_default())
 		goto fail;
@@ -162,15 +249,25 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 	}
 	if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
 		goto fail;
-	cpu = smp_processor_id();
+	cpu = alloc_cpu();
 	nid = resolve_node(nid, cpu);
 	if (likely(order == 0)) {
-		/* fast path */
-		pcp = &ppmm_pcpu[cpu].node[nid];
-		if (likely(!list_empty(&pcp->list)))
+		/* fast path: "above @low" is "not empty" unless a remote
+		 * drain stopped the lists (struct ppmm_pcpu). The shared
+		 * CPU's lists are always empty: its threads take the slow
+		 * path, and its bracket guards nothing. */
+		p = &ppmm_pcpu[cpu];
+		pcp = &p->node[nid];
+		pcp_enter(p);
+		/* The acquire load first: only after it may the list be read.
+		 * The count is read atomically (a plain load all the same):
+		 * when the list is stopped, a remote drain may be writing it. */
+		low = pcpu_low(p);
+		if (likely(READ_ONCE(pcp->count) > low))
 			page = pcp_pop(pcp);
 		else
 			page = pcp_alloc_slow(cpu, nid, gfp);
+		pcp_exit(p);
 	} else {
 		page = alloc_high_order(cpu, nid, gfp, order);
 	}
@@ -181,6 +278,32 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 fail:
 	ppmm_alloc_failed(gfp, order, nid);
 	return NULL;
+}
+
+/* A bulk for the shared CPU: page by page from the buddy lists, slots
+ * [@i, @nr_pages) that are empty, stopping at the first it cannot fill. */
+static noinline unsigned long alloc_bulk_shared(gfp_t gfp, int nid, unsigned long nr_pages,
+						struct page **page_array, unsigned long i)
+{
+	unsigned long got = 0;
+	struct page *page;
+
+	nid = resolve_node(nid, __PP_CPU_SHARED);
+	for (; i < nr_pages; i++) {
+		if (page_array[i])
+			continue;
+		if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
+			break;
+		page = alloc_shared(nid, gfp);
+		if (!page)
+			break;
+		prep_new_page(page, 0, gfp);
+		page_array[i] = page;
+		got++;
+	}
+	if (!got)
+		ppmm_alloc_failed(gfp, 0, nid);
+	return i;
 }
 
 /*
@@ -195,8 +318,10 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 {
 	unsigned long i = 0, want = 0, got = 0, j;
 	int cpu, nr, k, n, start;
+	bool refilled, injected = false;
+	struct ppmm_pcpu *p;
 	struct ppmm_pcp *pcp;
-	bool refilled;
+	struct page *page;
 
 	while (i < nr_pages && page_array[i])
 		i++;
@@ -207,12 +332,21 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 
 	for (j = i; j < nr_pages; j++)
 		want += !page_array[j];
-	cpu = smp_processor_id();
+	cpu = __pp_ctx.cpu;
+	if (unlikely(cpu < 0)) {
+		cpu = __pp_cpu_lazy_register();
+		if (cpu == __PP_CPU_SHARED)
+			return alloc_bulk_shared(gfp, nid, nr_pages, page_array, i);
+	}
 	start = resolve_node(nid, cpu);
 	nr = ppmm_arena.nr_nodes;
+	p = &ppmm_pcpu[cpu];
+	pcp_enter(p);
+	while (unlikely(pcpu_low(p)))	/* a remote drain runs */
+		ppmm_pcp_wait_drain(p);
 	for (k = 0; k < nr && i < nr_pages; k++) {
 		n = start + k < nr ? start + k : start + k - nr;
-		pcp = &ppmm_pcpu[cpu].node[n];
+		pcp = &p->node[n];
 		refilled = false;
 		for (; i < nr_pages; i++) {
 			if (page_array[i])
@@ -227,8 +361,10 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 				if (!ppmm_pcp_refill(&ppmm_zones[n], pcp, (int)need))
 					break;
 			}
-			if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
+			if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC))) {
+				injected = true;
 				goto out;
+			}
 			page_array[i] = pcp_pop(pcp);
 			prep_new_page(page_array[i], 0, gfp);
 			got++;
@@ -237,8 +373,17 @@ unsigned long alloc_pages_bulk_node(gfp_t gfp, int nid, unsigned long nr_pages,
 			break;
 	}
 out:
+	pcp_exit(p);
 	if (got)
 		return i;
+	/* Nothing at all: as the kernel's bulk allocator, one page through
+	 * the single-page path, which drains the other CPUs first. */
+	if (!injected) {
+		page = alloc_pages_node(start, gfp, 0);	/* reports its failure */
+		if (page)
+			page_array[i++] = page;
+		return i;
+	}
 	nid = start;
 fail:
 	ppmm_alloc_failed(gfp, 0, nid);

@@ -10,7 +10,8 @@
  * page_pool page, which is taken out of circulation as the kernel's
  * bad_page() does: its memory may still be in use by whoever forgot it.
  * Order-0 pages go to the calling CPU's list (no lock); a list above its
- * high mark gives a batch back to the zone. Compound and other high-order
+ * high mark gives a batch back to the zone. A thread on the shared CPU
+ * (<pagepool/runtime.h>) gives them straight to the zone, under its lock. Compound and other high-order
  * blocks go straight to the buddy lists.
  * Layer: mm.
  */
@@ -93,20 +94,68 @@ void ppmm_counters_read(struct pp_mem_counters *c)
 	c->reserved_pages = __atomic_load_n(&reserved_pages, __ATOMIC_RELAXED);
 }
 
+/* The shared CPU has no list of its own: the zone. */
+static noinline void free_shared(struct page *page)
+{
+	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_FREE);
+	ppmm_buddy_free(page, 0);
+}
+
+/* Above the high mark, or a remote drain stopped the lists (then the
+ * high mark reads -1: struct ppmm_pcpu). Entered inside pcp_enter(), and
+ * leaves the bracket itself, so the fast path can jump here. */
+static noinline void pcp_free_slow(struct page *page, int cpu)
+{
+	struct ppmm_pcpu *p = &ppmm_pcpu[cpu];
+	struct ppmm_pcp *pcp = &p->node[page->nid];
+	int count;
+
+	while (unlikely(pcpu_low(p)))
+		ppmm_pcp_wait_drain(p);
+	list_add(&page->buddy_list, &pcp->list);
+	count = pcp->count + 1;
+	WRITE_ONCE(pcp->count, count);
+	if (count > ppmm_arena.pcp_high)
+		ppmm_pcp_drain(ppmm_page_zone(page), pcp, ppmm_arena.pcp_batch);
+	pcp_exit(p);
+}
+
 /* fast path: an order-0 page onto this CPU's list for its node. */
 static inline void pcp_free(struct page *page)
 {
-	struct ppmm_pcp *pcp = &ppmm_pcpu[smp_processor_id()].node[page->nid];
-	int count;
+	struct ppmm_pcpu *p;
+	struct ppmm_pcp *pcp;
+	int cpu = __pp_ctx.cpu, count, high;
+
+	/* A thread without an id: the branch smp_processor_id() has. */
+	if (unlikely(cpu < 0)) {
+		cpu = __pp_cpu_lazy_register();
+		if (cpu == __PP_CPU_SHARED) {
+			free_shared(page);
+			return;
+		}
+	}
+	p = &ppmm_pcpu[cpu];
+	pcp = &p->node[page->nid];
 
 	ppmm_poison(page, 0);
 	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_FREE);
 	WRITE_ONCE(page->flags, BIT(PG_pcp));
+	/* The high mark is checked first, against this CPU's copy of it,
+	 * which a remote drain lowers to stop the list (struct ppmm_pcpu). */
+	pcp_enter(p);
+	/* The acquire load first: only after it may the list be read. The
+	 * count is read atomically (a plain load all the same): when the
+	 * list is stopped, a remote drain may be writing it. */
+	high = pcpu_high(p);
+	count = READ_ONCE(pcp->count) + 1;
+	if (unlikely(count > high)) {
+		pcp_free_slow(page, cpu);
+		return;
+	}
 	list_add(&page->buddy_list, &pcp->list);
-	count = pcp->count + 1;
 	WRITE_ONCE(pcp->count, count);
-	if (unlikely(count > ppmm_arena.pcp_high))
-		ppmm_pcp_drain(ppmm_page_zone(page), pcp, ppmm_arena.pcp_batch);
+	pcp_exit(p);
 }
 
 void ppmm_free_block(struct page *page, unsigned int order)

@@ -13,12 +13,26 @@
  * section (bh-disabled regions are RCU readers, as in the kernel); the
  * outermost local_bh_enable() runs one round of the raised softirqs (NAPI
  * polls, tasklets: softirq.c), then leaves it.
+ *
+ * The shared CPU (__PP_CPU_SHARED, the last id; the design is in
+ * <pagepool/runtime.h>): a thread that needs an id when all others are
+ * taken becomes a member of it instead of aborting. Members keep
+ * __pp_ctx.cpu at -1, so every use of their CPU id goes through the slow
+ * branch that lazy registration always had (smp_processor_id() answers
+ * __PP_CPU_SHARED there), and registered threads run exactly the code they
+ * ran before. A member holds shared_lock from the outermost
+ * local_bh_disable() (or the start of a softirq run) to its end: the
+ * __PP_SOFTIRQ_SHARED bit in its pending mask sends local_bh_enable() to
+ * the slow path that gives the lock back. The last member to leave runs
+ * the shared CPU's offline work (its tasklets, the offline hooks).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <linux/bitops.h>
 #include <linux/bottom_half.h>
@@ -31,6 +45,11 @@
 #include <pagepool/runtime.h>
 
 #include "runtime/runtime_internal.h"
+
+/* <linux/membarrier.h>'s commands, restated: the tree's include/linux
+ * directory comes first on the include path. */
+#define PP_MEMBARRIER_CMD_PRIVATE_EXPEDITED		(1 << 3)
+#define PP_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED	(1 << 4)
 
 __thread struct pp_thread_ctx __pp_ctx __attribute__((tls_model("initial-exec"))) = {
 	.cpu = -1,
@@ -75,11 +94,21 @@ const struct cpumask *__pp_cpumask_of(unsigned int cpu)
 	return &cpu_bit_masks[cpu < NR_CPUS ? cpu : 0];
 }
 
+/* The shared CPU: its members (under cpu_lock), the lock a member holds
+ * while it has bottom halves disabled, and the calling thread's state. */
+static unsigned int shared_members;
+static bool shared_warned;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread bool shared_member __attribute__((tls_model("initial-exec")));
+static __thread bool shared_held __attribute__((tls_model("initial-exec")));
+
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
 
 static void (*offline_hooks[PPRT_MAX_CPU_HOOKS])(int cpu);
 static int nr_offline_hooks;
+static void (*idle_hooks[PPRT_MAX_CPU_HOOKS])(void);
+static int nr_idle_hooks;	/* written under cpu_lock, read with acquire */
 
 static void thread_exit_cb(void *arg)
 {
@@ -110,22 +139,72 @@ out:
 	return ret;
 }
 
+static void shared_leave(void);
+
+int pprt_register_cpu_idle_hook(void (*fn)(void))
+{
+	int i, n, ret = 0;
+
+	pthread_mutex_lock(&cpu_lock);
+	n = nr_idle_hooks;
+	for (i = 0; i < n; i++)
+		if (idle_hooks[i] == fn)
+			goto out;
+	if (n == PPRT_MAX_CPU_HOOKS) {
+		ret = -ENOSPC;
+	} else {
+		idle_hooks[n] = fn;
+		__atomic_store_n(&nr_idle_hooks, n + 1, __ATOMIC_RELEASE);
+	}
+out:
+	pthread_mutex_unlock(&cpu_lock);
+	return ret;
+}
+
+void pprt_cpu_idle(void)
+{
+	int i, n = __atomic_load_n(&nr_idle_hooks, __ATOMIC_ACQUIRE);
+
+	/* Hooks are only ever added: the first n are written. */
+	for (i = 0; i < n; i++)
+		idle_hooks[i]();
+}
+
+/* 0: not tried yet, 1: registered, -1: not available. */
+static int membarrier_state;
+
+bool pprt_membarrier(void)
+{
+	int st = __atomic_load_n(&membarrier_state, __ATOMIC_ACQUIRE);
+
+	if (unlikely(!st)) {
+		st = syscall(SYS_membarrier, PP_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) ?
+		     -1 : 1;
+		__atomic_store_n(&membarrier_state, st, __ATOMIC_RELEASE);
+	}
+	return st > 0 && !syscall(SYS_membarrier, PP_MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
+
 int pp_thread_register(int cpu)
 {
 	int cur = __pp_ctx.cpu;
 
-	if (cpu < -1 || cpu >= NR_CPUS)
+	/* The shared CPU's id is no thread's to own. */
+	if (cpu < -1 || cpu >= __PP_CPU_SHARED)
 		return -EINVAL;
 	if (cur >= 0)
 		return (cpu == -1 || cpu == cur) ? cur : -EEXIST;
+	/* A member cannot leave the shared CPU while it holds it. */
+	if (unlikely(shared_held))
+		return -EBUSY;
 
 	pthread_once(&key_once, key_init);
 	pthread_mutex_lock(&cpu_lock);
 	if (cpu == -1) {
-		for (cpu = 0; cpu < NR_CPUS; cpu++)
+		for (cpu = 0; cpu < __PP_CPU_SHARED; cpu++)
 			if (!test_bit(cpu, cpu_owned))
 				break;
-		if (cpu == NR_CPUS) {
+		if (cpu == __PP_CPU_SHARED) {
 			pthread_mutex_unlock(&cpu_lock);
 			return -ENOSPC;
 		}
@@ -136,6 +215,9 @@ int pp_thread_register(int cpu)
 	cpu_own(cpu);
 	pthread_mutex_unlock(&cpu_lock);
 
+	/* An id became free for a member: it leaves the shared CPU. */
+	if (unlikely(shared_member))
+		shared_leave();
 	__pp_ctx.cpu = cpu;
 	pthread_setspecific(exit_key, (void *)1);
 	pprt_rcu_thread_online();
@@ -165,8 +247,11 @@ void pp_thread_unregister(void)
 {
 	int cpu = __pp_ctx.cpu;
 
-	if (cpu < 0)
+	if (cpu < 0) {
+		if (shared_member)
+			shared_leave();
 		return;
+	}
 	WARN(__pp_ctx.preempt_count & SOFTIRQ_MASK,
 	     "pp_thread_unregister() with bottom halves disabled");
 	cpu_going_offline(cpu);
@@ -184,7 +269,7 @@ int pprt_thread_move_cpu(int cpu)
 {
 	int old = __pp_ctx.cpu;
 
-	if (cpu < 0 || cpu >= NR_CPUS)
+	if (cpu < 0 || cpu >= __PP_CPU_SHARED)
 		return -EINVAL;
 	if (old == cpu)
 		return cpu;
@@ -209,18 +294,108 @@ int pprt_thread_move_cpu(int cpu)
 	return cpu;
 }
 
-/* More threads than CPU ids use the library at once: nothing sensible can
- * continue (per-CPU data would be shared), so say so and stop. */
+/* The shared CPU. */
+
+/* The calling thread, which has no id and found none free, runs on the
+ * shared CPU from now on. */
+static noinline void shared_join(void)
+{
+	bool first;
+
+	pthread_once(&key_once, key_init);
+	pthread_mutex_lock(&cpu_lock);
+	first = !shared_members++;
+	if (first)
+		cpu_own(__PP_CPU_SHARED);
+	pthread_mutex_unlock(&cpu_lock);
+	shared_member = true;
+	/* Left at thread exit, as an id is given back. */
+	pthread_setspecific(exit_key, (void *)1);
+	pprt_rcu_thread_online();
+	/* Once per process, counted once (WARN_ONCE() counts every hit). */
+	WARN(!__atomic_exchange_n(&shared_warned, true, __ATOMIC_RELAXED),
+	     "pagepool: more than %d threads use the library: the threads past that share CPU %d (correct, slower: their bottom-half sections take turns; meson -Dnr_cpus raises the limit)",
+	     __PP_CPU_SHARED, __PP_CPU_SHARED);
+}
+
+/* Become "the CPU" of the shared CPU: one member at a time, from the
+ * outermost bh-disable or the start of a softirq run to its end. What
+ * other members queued on it meanwhile (tasklets, NAPI) is raised here. */
+static void shared_enter(void)
+{
+	pthread_mutex_lock(&shared_lock);
+	shared_held = true;
+	__pp_ctx.softirq_pending |= __PP_SOFTIRQ_SHARED | pprt_softirq_shared_raised();
+}
+
+static void shared_exit(void)
+{
+	/* The raised bits stay: this thread's next softirq point runs what it
+	 * raised, as a registered thread's would (another member may have run
+	 * it first; then that finds the lists empty). */
+	__pp_ctx.softirq_pending &= ~__PP_SOFTIRQ_SHARED;
+	shared_held = false;
+	pthread_mutex_unlock(&shared_lock);
+}
+
+/* The calling member stops being one (unregister, exit, or an id became
+ * free). The last one runs the shared CPU's offline work, holding it. */
+static void shared_leave(void)
+{
+	bool last;
+
+	if (WARN(shared_held, "thread leaves the shared CPU with bottom halves disabled")) {
+		__pp_ctx.preempt_count &= ~SOFTIRQ_MASK;
+		shared_exit();
+	}
+	pthread_mutex_lock(&cpu_lock);
+	last = shared_members == 1;
+	pthread_mutex_unlock(&cpu_lock);
+	if (last) {
+		/* Tasklets run in a softirq section (which holds the shared
+		 * CPU), then the upper layers drain. A member joining
+		 * meanwhile only finds the lists drained. */
+		cpu_going_offline(__PP_CPU_SHARED);
+	}
+	pprt_rcu_thread_offline();
+	pthread_mutex_lock(&cpu_lock);
+	if (!--shared_members)
+		cpu_disown(__PP_CPU_SHARED);
+	pthread_mutex_unlock(&cpu_lock);
+	shared_member = false;
+	__pp_ctx.softirq_pending = 0;	/* nothing raised there is ours now */
+	pthread_setspecific(exit_key, NULL);
+}
+
+/*
+ * smp_processor_id() of a thread without an id: claim a free one, or run
+ * on the shared CPU (never abort: a library must not). For a member the
+ * answer is __PP_CPU_SHARED, stable while it holds the shared CPU.
+ */
 int __pp_cpu_lazy_register(void)
 {
-	int cpu = pp_thread_register(-1);
+	int cpu;
 
-	if (cpu < 0) {
-		pr_crit("pagepool: cannot give this thread a CPU id (%d): more than %d threads use the library\n",
-			cpu, NR_CPUS);
-		abort();
-	}
-	return cpu;
+	if (shared_member)
+		return __PP_CPU_SHARED;
+	cpu = pp_thread_register(-1);
+	if (likely(cpu >= 0))
+		return cpu;
+	shared_join();
+	return __PP_CPU_SHARED;
+}
+
+/* Entering a bh-disabled region or a softirq run without an id: as above,
+ * and a member takes the shared CPU for the region. */
+void pprt_cpu_enter_unregistered(void)
+{
+	if (__pp_cpu_lazy_register() == __PP_CPU_SHARED)
+		shared_enter();
+}
+
+void pprt_cpu_shared_exit(void)
+{
+	shared_exit();
 }
 
 int pp_thread_pin(int host_cpu)
@@ -255,11 +430,28 @@ int pp_nr_registered_cpus(void)
 
 void __pp_local_bh_disable_outer(void)
 {
-	/* Registering on the way in keeps smp_processor_id() cheap inside. */
+	/* Registering on the way in keeps smp_processor_id() cheap inside;
+	 * a member takes the shared CPU here. */
 	if (unlikely(__pp_ctx.cpu < 0))
-		__pp_cpu_lazy_register();
+		pprt_cpu_enter_unregistered();
 	pprt_rcu_read_lock();
 	__pp_ctx.preempt_count += SOFTIRQ_DISABLE_OFFSET;
+}
+
+/* local_bh_enable() with something pending: softirqs to run, or the
+ * shared CPU to give back. */
+static noinline void bh_enable_pending(void)
+{
+	if ((__pp_ctx.softirq_pending & __PP_SOFTIRQ_ALL) && !in_hardirq()) {
+		/* Turn the disable into "serving softirq" and run the polls. */
+		__pp_ctx.preempt_count -= SOFTIRQ_DISABLE_OFFSET - SOFTIRQ_OFFSET;
+		pprt_softirq_round_locked();
+		__pp_ctx.preempt_count -= SOFTIRQ_OFFSET;
+	} else {
+		__pp_ctx.preempt_count -= SOFTIRQ_DISABLE_OFFSET;
+	}
+	pprt_rcu_read_unlock();
+	pprt_cpu_softirq_run_end();
 }
 
 void __pp_local_bh_enable_outer(void)
@@ -270,14 +462,11 @@ void __pp_local_bh_enable_outer(void)
 		      "local_bh_enable() without matching local_bh_disable() (count %#x)",
 		      __pp_ctx.preempt_count))
 		return;
-	if (__pp_ctx.softirq_pending && !in_hardirq()) {
-		/* Turn the disable into "serving softirq" and run the polls. */
-		__pp_ctx.preempt_count -= SOFTIRQ_DISABLE_OFFSET - SOFTIRQ_OFFSET;
-		pprt_softirq_round_locked();
-		__pp_ctx.preempt_count -= SOFTIRQ_OFFSET;
-	} else {
-		__pp_ctx.preempt_count -= SOFTIRQ_DISABLE_OFFSET;
+	if (unlikely(__pp_ctx.softirq_pending)) {
+		bh_enable_pending();
+		return;
 	}
+	__pp_ctx.preempt_count -= SOFTIRQ_DISABLE_OFFSET;
 	pprt_rcu_read_unlock();
 }
 
@@ -287,17 +476,17 @@ int pp_net_rx_action(void)
 
 	if (in_softirq())	/* softirqs do not run inside a bh-disabled region */
 		return 0;
-	if (unlikely(__pp_ctx.cpu < 0))
-		__pp_cpu_lazy_register();
+	pprt_cpu_softirq_run_begin();
 	pprt_rcu_read_lock();
 	__pp_ctx.preempt_count += SOFTIRQ_OFFSET;
 	work = pprt_net_rx_action_locked();
 	__pp_ctx.preempt_count -= SOFTIRQ_OFFSET;
 	pprt_rcu_read_unlock();
+	pprt_cpu_softirq_run_end();
 	return work;
 }
 
 bool pp_softirq_pending(void)
 {
-	return __pp_ctx.softirq_pending != 0;
+	return (__pp_ctx.softirq_pending & __PP_SOFTIRQ_ALL) != 0;
 }

@@ -9,6 +9,7 @@
  * budget, the every_nth rule or the probability draw says so.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -41,13 +42,40 @@ static uint64_t draw(struct fault_point *fp)
 	return z ^ (z >> 31);
 }
 
+/*
+ * Is @cfg a rule set pp_fault_inject() can honour? Every field is checked
+ * for its range, so a mistake is refused instead of arming something else:
+ *   - probability: a number in [0, 1]. Written as "not inside" so that a NaN,
+ *     for which every comparison is false, is refused too (it used to pass
+ *     both "< 0" and "> 1" and armed a threshold of whatever the conversion
+ *     of NaN gives: about half the calls failed);
+ *   - every_nth, next_n, skip: counts up to LONG_MAX. Larger values are a
+ *     negative number converted (-1 meaning "forever" to the caller, "never"
+ *     or "2^64 calls" here): refused. every_nth = 1 fails every call;
+ *   - seed: any value (0: the fixed default);
+ *   - skip or seed with no rule (every_nth, next_n and probability all 0)
+ *     arm nothing: refused, as a rule that was forgotten. An all-zero
+ *     config still disarms, as NULL does.
+ */
+static bool fault_config_valid(const struct pp_fault_config *cfg)
+{
+	if (!(cfg->probability >= 0.0 && cfg->probability <= 1.0))
+		return false;
+	if (cfg->every_nth > LONG_MAX || cfg->next_n > LONG_MAX || cfg->skip > LONG_MAX)
+		return false;
+	if (!cfg->every_nth && !cfg->next_n && cfg->probability == 0.0 &&
+	    (cfg->skip || cfg->seed))
+		return false;
+	return true;
+}
+
 int pp_fault_inject(enum pp_fault_point point, const struct pp_fault_config *cfg)
 {
 	struct fault_point *fp;
 
 	if ((unsigned int)point >= PP_FAULT_NR)
 		return -EINVAL;
-	if (cfg && (cfg->probability < 0.0 || cfg->probability > 1.0))
+	if (cfg && !fault_config_valid(cfg))
 		return -EINVAL;
 	fp = &points[point];
 

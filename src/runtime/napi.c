@@ -5,8 +5,12 @@
  * model). Each CPU's poll list is touched only by the thread owning that
  * CPU id: napi_schedule() adds to the caller's list, pp_net_rx_action()
  * runs the caller's list. The state word is shared and changed with
- * compare-and-exchange only.
+ * compare-and-exchange only. The shared CPU's list (<pagepool/runtime.h>)
+ * is the exception: its members schedule onto it from any context while
+ * the one holding the shared CPU polls it, so it is changed under
+ * shared_poll_lock (a leaf lock, held for list operations only).
  */
+#include <pthread.h>
 #include <sched.h>
 
 #include <linux/bug.h>
@@ -26,14 +30,25 @@
 
 static struct list_head poll_lists[NR_CPUS];
 static unsigned int napi_next_id = MIN_NAPI_ID;
+static pthread_mutex_t shared_poll_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct list_head *this_poll_list(void)
+static struct list_head *poll_list_of(int cpu)
 {
-	struct list_head *l = &poll_lists[smp_processor_id()];
+	struct list_head *l = &poll_lists[cpu];
 
 	if (unlikely(!l->next))
 		INIT_LIST_HEAD(l);
 	return l;
+}
+
+bool pprt_napi_shared_raised(void)
+{
+	bool ret;
+
+	pthread_mutex_lock(&shared_poll_lock);
+	ret = !list_empty(poll_list_of(__PP_CPU_SHARED));
+	pthread_mutex_unlock(&shared_poll_lock);
+	return ret;
 }
 
 void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
@@ -114,11 +129,30 @@ bool napi_schedule_prep(struct napi_struct *n)
 	return !(val & NAPIF_STATE_SCHED);
 }
 
+/* Onto the shared CPU's list: any member, in any context. */
+static noinline void napi_schedule_shared(struct napi_struct *n)
+{
+	pthread_mutex_lock(&shared_poll_lock);
+	list_add_tail(&n->poll_list, poll_list_of(__PP_CPU_SHARED));
+	WRITE_ONCE(n->list_owner, __PP_CPU_SHARED);
+	pthread_mutex_unlock(&shared_poll_lock);
+	__pp_ctx.softirq_pending |= __PP_SOFTIRQ_NET_RX;
+}
+
 void __napi_schedule(struct napi_struct *n)
 {
-	int cpu = smp_processor_id();
+	int cpu = __pp_ctx.cpu;
 
-	list_add_tail(&n->poll_list, this_poll_list());
+	/* A thread without an id (the branch smp_processor_id() has
+	 * anyway) may be on the shared CPU. */
+	if (unlikely(cpu < 0)) {
+		cpu = __pp_cpu_lazy_register();
+		if (cpu == __PP_CPU_SHARED) {
+			napi_schedule_shared(n);
+			return;
+		}
+	}
+	list_add_tail(&n->poll_list, poll_list_of(cpu));
 	WRITE_ONCE(n->list_owner, cpu);
 	__pp_ctx.softirq_pending |= __PP_SOFTIRQ_NET_RX;
 }
@@ -155,13 +189,21 @@ bool napi_complete_done(struct napi_struct *n, int work_done)
 
 int pprt_net_rx_action_locked(void)
 {
-	struct list_head *poll_list = this_poll_list();
+	int cpu = pprt_softirq_cpu();
+	struct list_head *poll_list = poll_list_of(cpu);
+	bool shared = cpu == __PP_CPU_SHARED;
 	LIST_HEAD(list);
 	LIST_HEAD(repoll);
 	int budget = NETDEV_BUDGET, total = 0;
 
 	__pp_ctx.softirq_pending &= ~__PP_SOFTIRQ_NET_RX;
+	/* The shared CPU's list: taken under its lock; the member running it
+	 * holds the shared CPU, so its polls are the only ones. */
+	if (unlikely(shared))
+		pthread_mutex_lock(&shared_poll_lock);
 	list_splice_init(poll_list, &list);
+	if (unlikely(shared))
+		pthread_mutex_unlock(&shared_poll_lock);
 	while (!list_empty(&list)) {
 		struct napi_struct *n = list_first_entry(&list, struct napi_struct, poll_list);
 		int weight = n->weight, work = 0;
@@ -186,18 +228,27 @@ int pprt_net_rx_action_locked(void)
 		/* Whole weight used: poll again, after the others. */
 		list_add_tail(&n->poll_list, &repoll);
 	}
+	if (unlikely(shared))
+		pthread_mutex_lock(&shared_poll_lock);
 	list_splice_tail_init(&repoll, poll_list);
 	if (!list_empty(poll_list))
 		__pp_ctx.softirq_pending |= __PP_SOFTIRQ_NET_RX;
+	if (unlikely(shared))
+		pthread_mutex_unlock(&shared_poll_lock);
 	return total;
 }
 
 void pprt_napi_cpu_offline(int cpu)
 {
 	struct list_head *l = &poll_lists[cpu];
+	bool scheduled;
 
-	WARN(l->next && !list_empty(l),
-	     "CPU %d goes offline with NAPI instances still scheduled on it", cpu);
+	if (cpu == __PP_CPU_SHARED)
+		pthread_mutex_lock(&shared_poll_lock);
+	scheduled = l->next && !list_empty(l);
+	if (cpu == __PP_CPU_SHARED)
+		pthread_mutex_unlock(&shared_poll_lock);
+	WARN(scheduled, "CPU %d goes offline with NAPI instances still scheduled on it", cpu);
 }
 
 void napi_assert_will_not_race(const struct napi_struct *napi)

@@ -9,6 +9,10 @@
 
 #include <stdbool.h>
 
+#include <linux/compiler.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
+
 /* Called with the CPU id a thread is giving back (pp_thread_unregister()
  * or thread exit), on that thread, before the id is released. Upper layers
  * use it to drain per-CPU state (mm: the per-CPU page lists). At most
@@ -16,11 +20,57 @@
 #define PPRT_MAX_CPU_HOOKS	8
 int pprt_register_cpu_offline_hook(void (*fn)(int cpu));
 
+/* Called on a library thread (the workqueue worker) that has nothing to
+ * do and is about to sleep: upper layers give back what the thread keeps
+ * per CPU (mm: its per-CPU page lists), so an idle worker strands
+ * nothing. At most PPRT_MAX_CPU_HOOKS hooks; returns 0 or -ENOSPC. */
+int pprt_register_cpu_idle_hook(void (*fn)(void));
+void pprt_cpu_idle(void);
+
+/* A full memory barrier on every running thread of the process
+ * (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)), for asymmetric fences:
+ * the other side then needs none. False if the system has none. */
+bool pprt_membarrier(void);
+
 /* Make the calling thread CPU @cpu instead of its current id (as
  * unregister + register, but the thread never goes without an id). Returns
  * @cpu, -EBUSY if another thread owns @cpu, -EINVAL if out of range. Not
  * with bottom halves disabled. */
 int pprt_thread_move_cpu(int cpu);
+
+/* The shared CPU (<pagepool/runtime.h>, cpu.c). A softirq run or
+ * bh-disabled region by a thread without an id starts with
+ * pprt_cpu_softirq_run_begin(): it claims a free id, or takes the shared
+ * CPU; pprt_cpu_softirq_run_end() gives the shared CPU back. Registered
+ * threads pay one branch each, on a path that had it before. */
+void pprt_cpu_enter_unregistered(void);
+void pprt_cpu_shared_exit(void);
+
+static inline void pprt_cpu_softirq_run_begin(void)
+{
+	if (unlikely(__pp_ctx.cpu < 0))
+		pprt_cpu_enter_unregistered();
+}
+
+static inline void pprt_cpu_softirq_run_end(void)
+{
+	if (unlikely(__pp_ctx.softirq_pending & __PP_SOFTIRQ_SHARED))
+		pprt_cpu_shared_exit();
+}
+
+/* The CPU id whose per-CPU data a softirq run of the calling thread uses:
+ * its own, or the shared CPU's for a member (which holds it then). */
+static inline int pprt_softirq_cpu(void)
+{
+	int cpu = __pp_ctx.cpu;
+
+	return likely(cpu >= 0) ? cpu : __PP_CPU_SHARED;
+}
+
+/* softirq.c / napi.c: the softirqs the shared CPU has queued work for
+ * (tasklets, NAPI polls), raised in the member that takes it. */
+unsigned int pprt_softirq_shared_raised(void);
+bool pprt_napi_shared_raised(void);
 
 /* RCU read side for library code (a function call, the urcu-memb read
  * side inside). Same semantics as rcu_read_lock()/rcu_read_unlock(). */

@@ -353,10 +353,11 @@ static void *kthread_main(void *arg)
 				WARN(1, "kthread %s: its CPU %u is owned by another thread (one thread per CPU id); it runs as another CPU",
 				     t->task.comm, cpumask_first(&bind));
 		}
-		if (__pp_ctx.cpu < 0 && pp_thread_register(-1) < 0) {
-			pr_crit("pagepool: no free CPU id for kthread %s\n", t->task.comm);
-			abort();
-		}
+		/* No free id: the kthread runs on the shared CPU (its
+		 * first use of one makes it a member, with the one-time
+		 * WARN), as any thread past the limit does. */
+		if (__pp_ctx.cpu < 0)
+			(void)pp_thread_register(-1);
 		ret = t->threadfn(t->data);
 		pp_thread_unregister();
 	}

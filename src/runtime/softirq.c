@@ -16,11 +16,17 @@
  * what it always did, so a repolling NAPI keeps the timing the benchmarks
  * were measured with (pprt_softirq_round_locked()).
  *
+ * The shared CPU's lists (<pagepool/runtime.h>) are the exception: its
+ * members append to them from process context while another member runs
+ * them, so they are changed under shared_vec_lock (a leaf lock: nothing is
+ * called with it held); running them needs the shared CPU, as for any CPU.
+ *
  * tasklet state bits are shared between CPUs (tasklet_kill() and
  * tasklet_disable() from elsewhere): the RUN bit is cleared with release
  * order and waiters read it with acquire order, so what the tasklet wrote
  * is visible to whoever saw it finish.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <time.h>
 
@@ -50,6 +56,7 @@ struct tasklet_head {
 
 static struct tasklet_head tasklet_vec[NR_CPUS];
 static struct tasklet_head tasklet_hi_vec[NR_CPUS];
+static pthread_mutex_t shared_vec_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void vec_append(struct tasklet_head *h, struct tasklet_struct *t)
 {
@@ -80,16 +87,42 @@ void tasklet_init(struct tasklet_struct *t, void (*func)(unsigned long), unsigne
 	t->data = data;
 }
 
+/* Onto the shared CPU's list: any member, in any context. */
+static noinline void shared_append(struct tasklet_head *vec, struct tasklet_struct *t,
+				   unsigned int bit)
+{
+	pthread_mutex_lock(&shared_vec_lock);
+	vec_append(&vec[__PP_CPU_SHARED], t);
+	pthread_mutex_unlock(&shared_vec_lock);
+	__pp_ctx.softirq_pending |= bit;
+}
+
+/* The caller's list. A thread without an id (the branch smp_processor_id()
+ * has anyway) may be on the shared CPU. */
+static inline void schedule_on(struct tasklet_head *vec, struct tasklet_struct *t,
+			       unsigned int bit)
+{
+	int cpu = __pp_ctx.cpu;
+
+	if (unlikely(cpu < 0)) {
+		cpu = __pp_cpu_lazy_register();
+		if (cpu == __PP_CPU_SHARED) {
+			shared_append(vec, t, bit);
+			return;
+		}
+	}
+	vec_append(&vec[cpu], t);
+	__pp_ctx.softirq_pending |= bit;
+}
+
 void __tasklet_schedule(struct tasklet_struct *t)
 {
-	vec_append(&tasklet_vec[smp_processor_id()], t);
-	__pp_ctx.softirq_pending |= __PP_SOFTIRQ_TASKLET;
+	schedule_on(tasklet_vec, t, __PP_SOFTIRQ_TASKLET);
 }
 
 void __tasklet_hi_schedule(struct tasklet_struct *t)
 {
-	vec_append(&tasklet_hi_vec[smp_processor_id()], t);
-	__pp_ctx.softirq_pending |= __PP_SOFTIRQ_HI;
+	schedule_on(tasklet_hi_vec, t, __PP_SOFTIRQ_HI);
 }
 
 void tasklet_unlock(struct tasklet_struct *t)
@@ -122,13 +155,10 @@ void tasklet_unlock_wait(struct tasklet_struct *t)
  * the others (disabled, or running on another CPU) back, raising the
  * softirq again. Returns the number of callbacks run.
  */
-static int tasklet_action(struct tasklet_head *h, unsigned int bit)
+static int tasklet_run(struct tasklet_struct *list, struct tasklet_head *h, unsigned int bit)
 {
-	struct tasklet_struct *list = h->head;
 	int ran = 0;
 
-	h->head = NULL;
-	h->tail = &h->head;
 	while (list) {
 		struct tasklet_struct *t = list;
 
@@ -158,14 +188,74 @@ static int tasklet_action(struct tasklet_head *h, unsigned int bit)
 	return ran;
 }
 
+static int tasklet_action(struct tasklet_head *h, unsigned int bit)
+{
+	struct tasklet_struct *list = h->head;
+
+	h->head = NULL;
+	h->tail = &h->head;
+	return tasklet_run(list, h, bit);
+}
+
+/* The shared CPU's list, run by the member that holds it: taken under the
+ * lock, run without it; the ones put back join what was appended
+ * meanwhile. */
+static noinline int tasklet_action_shared(struct tasklet_head *vec, unsigned int bit)
+{
+	struct tasklet_head *h = &vec[__PP_CPU_SHARED], back = { NULL, NULL };
+	struct tasklet_struct *list;
+	int ran;
+
+	pthread_mutex_lock(&shared_vec_lock);
+	list = h->head;
+	h->head = NULL;
+	h->tail = &h->head;
+	pthread_mutex_unlock(&shared_vec_lock);
+	ran = tasklet_run(list, &back, bit);
+	if (back.head) {
+		pthread_mutex_lock(&shared_vec_lock);
+		if (!h->tail)
+			h->tail = &h->head;
+		*h->tail = back.head;
+		h->tail = back.tail;
+		pthread_mutex_unlock(&shared_vec_lock);
+	}
+	return ran;
+}
+
+unsigned int pprt_softirq_shared_raised(void)
+{
+	unsigned int bits = 0;
+
+	pthread_mutex_lock(&shared_vec_lock);
+	if (tasklet_hi_vec[__PP_CPU_SHARED].head)
+		bits |= __PP_SOFTIRQ_HI;
+	if (tasklet_vec[__PP_CPU_SHARED].head)
+		bits |= __PP_SOFTIRQ_TASKLET;
+	pthread_mutex_unlock(&shared_vec_lock);
+	if (pprt_napi_shared_raised())
+		bits |= __PP_SOFTIRQ_NET_RX;
+	return bits;
+}
+
 /* One pass over the raised vectors, @mask selecting which may run. Called
  * in a softirq section (SOFTIRQ_OFFSET held, RCU read-side). */
 static int softirq_round(unsigned int mask)
 {
-	unsigned int pending = __pp_ctx.softirq_pending & mask;
+	unsigned int pending = __pp_ctx.softirq_pending & mask & __PP_SOFTIRQ_ALL;
 	int cpu = __pp_ctx.cpu, n = 0;
 
 	__pp_ctx.softirq_pending &= ~pending;
+	if (unlikely(cpu < 0)) {
+		/* A member: it holds the shared CPU (softirq sections take it). */
+		if (pending & __PP_SOFTIRQ_HI)
+			n += tasklet_action_shared(tasklet_hi_vec, __PP_SOFTIRQ_HI);
+		if (pending & __PP_SOFTIRQ_NET_RX)
+			n += pprt_net_rx_action_locked();
+		if (pending & __PP_SOFTIRQ_TASKLET)
+			n += tasklet_action_shared(tasklet_vec, __PP_SOFTIRQ_TASKLET);
+		return n;
+	}
 	if (pending & __PP_SOFTIRQ_HI)
 		n += tasklet_action(&tasklet_hi_vec[cpu], __PP_SOFTIRQ_HI);
 	if (pending & __PP_SOFTIRQ_NET_RX)
@@ -202,14 +292,15 @@ static int run_softirqs(unsigned int mask)
 
 	if (in_interrupt())	/* bh disabled or in softirq: not from here */
 		return 0;
-	if (unlikely(__pp_ctx.cpu < 0))
-		__pp_cpu_lazy_register();
+	mask &= __PP_SOFTIRQ_ALL;
+	pprt_cpu_softirq_run_begin();
 	pprt_rcu_read_lock();
 	__pp_ctx.preempt_count += SOFTIRQ_OFFSET;
 	while ((__pp_ctx.softirq_pending & mask) && rounds--)
 		n += softirq_round(mask);
 	__pp_ctx.preempt_count -= SOFTIRQ_OFFSET;
 	pprt_rcu_read_unlock();
+	pprt_cpu_softirq_run_end();
 	return n;
 }
 
@@ -233,6 +324,10 @@ void pprt_softirq_cpu_offline(int cpu)
 
 void pprt_softirq_cpu_online(int cpu)
 {
+	if (cpu == __PP_CPU_SHARED) {	/* members raise it as they take it */
+		__pp_ctx.softirq_pending |= pprt_softirq_shared_raised();
+		return;
+	}
 	if (tasklet_hi_vec[cpu].head)
 		__pp_ctx.softirq_pending |= __PP_SOFTIRQ_HI;
 	if (tasklet_vec[cpu].head)
@@ -257,7 +352,7 @@ void tasklet_kill(struct tasklet_struct *t)
 	/* Owning SCHED ourselves keeps it from being scheduled meanwhile. */
 	while (test_and_set_bit(TASKLET_STATE_SCHED, &t->state)) {
 		/* Queued, maybe on this CPU, where only we can run it. */
-		if (!in_interrupt() && __pp_ctx.softirq_pending)
+		if (!in_interrupt() && (__pp_ctx.softirq_pending & __PP_SOFTIRQ_ALL))
 			pp_do_softirq();
 		else
 			sched_yield();

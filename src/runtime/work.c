@@ -20,6 +20,8 @@
 #include <linux/workqueue.h>
 #include <pagepool/runtime.h>
 
+#include "runtime/runtime_internal.h"
+
 struct workqueue_struct {
 	const char *name;
 };
@@ -90,6 +92,10 @@ static void *worker(void *arg)
 		unsigned long now;
 
 		if (list_empty(&wq_list)) {
+			/* Idle: what the work left on this thread's per-CPU
+			 * lists (pages the deferred release freed) goes back,
+			 * instead of waiting there until the next item. */
+			pprt_cpu_idle();
 			pthread_cond_wait(&wq_cond, &wq_lock);
 			continue;
 		}
@@ -100,6 +106,7 @@ static void *worker(void *arg)
 			struct timespec ts = { (time_t)(ns / NSEC_PER_SEC),
 					       (long)(ns % NSEC_PER_SEC) };
 
+			pprt_cpu_idle();	/* idle until then */
 			pthread_cond_timedwait(&wq_cond, &wq_lock, &ts);
 			continue;
 		}

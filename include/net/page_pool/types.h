@@ -266,7 +266,7 @@ struct page_pool {
 	 * by CPU cpu and consumed only by the pool's consumer; lane_mask has
 	 * a bit per lane that exists. NULL lanes array: PP_RING_PTR_RING. */
 	struct pp_lane **lanes;
-	unsigned long lane_mask[NR_CPUS / BITS_PER_LONG];
+	unsigned long lane_mask[(NR_CPUS + BITS_PER_LONG - 1) / BITS_PER_LONG];
 	u32 lane_cursor;		/* consumer's round-robin start */
 	atomic_t nr_lanes;		/* lanes made (bits in lane_mask) */
 
