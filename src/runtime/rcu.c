@@ -141,10 +141,8 @@ void synchronize_rcu(void)
 		return;
 	/* A fork child's only thread is the caller, outside a reader: the
 	 * grace period is over already (fork.c). */
-	if (unlikely(pprt_fork_child("synchronize_rcu()"))) {
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		return;
-	}
+	if (unlikely(pprt_fork_child("synchronize_rcu()")))
+		return;	/* (no other thread to order against: no barrier) */
 	urcu_memb_synchronize_rcu();
 	tsan_gp_done();
 }

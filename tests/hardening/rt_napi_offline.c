@@ -47,17 +47,17 @@ static int napi_poll(struct napi_struct *n, int budget)
 }
 
 /* What never returns fails the program, with the reason, instead. */
-static const char *volatile waiting_for;
-static volatile bool done_waiting;
+static const char *waiting_for;	/* written before the watchdog starts */
+static bool done_waiting;		/* atomic: the watchdog polls it */
 
 static void *watchdog(void *arg)
 {
 	int i;
 
 	(void)arg;
-	for (i = 0; i < 200 && !done_waiting; i++)
+	for (i = 0; i < 200 && !__atomic_load_n(&done_waiting, __ATOMIC_ACQUIRE); i++)
 		usleep(50 * 1000);
-	if (!done_waiting) {
+	if (!__atomic_load_n(&done_waiting, __ATOMIC_ACQUIRE)) {
 		fprintf(stderr, "FAIL: %s did not return within 10 s (hang)\n", waiting_for);
 		_exit(1);
 	}
@@ -69,10 +69,10 @@ static void must_return(const char *what, void (*fn)(void))
 	pthread_t wd;
 
 	waiting_for = what;
-	done_waiting = false;
+	__atomic_store_n(&done_waiting, false, __ATOMIC_RELEASE);
 	assert_int_equal(pthread_create(&wd, NULL, watchdog, NULL), 0);
 	fn();
-	done_waiting = true;
+	__atomic_store_n(&done_waiting, true, __ATOMIC_RELEASE);
 	pthread_join(wd, NULL);
 }
 
