@@ -31,7 +31,17 @@ enum pp_mem_backing {
  *   nr_nodes  1 simulated NUMA node (up to MAX_NUMNODES); the arena is split
  *             evenly and logical CPU n sits on node n % nr_nodes;
  *   pcp_batch 63 pages moved per per-CPU list refill or drain;
- *   pcp_high  6 * pcp_batch: a per-CPU list drains a batch above this.
+ *   pcp_high  6 * pcp_batch (at most a node's pages): a per-CPU list
+ *             drains a batch above this.
+ * Ranges (pp_mem_init() says -EINVAL outside them and creates nothing):
+ *   size      0, or up to SIZE_MAX / 2 (more than the machine's memory is
+ *             -ENOMEM);
+ *   backing   one of enum pp_mem_backing;
+ *   nr_nodes  0 .. MAX_NUMNODES;
+ *   pcp_batch 0, or 1 .. the pages of one node (size / nr_nodes after
+ *             rounding, / 4096);
+ *   pcp_high  0, or pcp_batch (the default one if 0) .. the pages of one
+ *             node.
  * The whole arena is pre-faulted: a page fault costs 10-20 us in a VM, and
  * benchmarks must not measure them.
  */
@@ -58,7 +68,10 @@ struct pp_mem_stats {
 	unsigned long free_pages;	/* in buddy and per-CPU lists */
 	unsigned long pp_pages;		/* pages marked as page_pool pages now */
 };
-void pp_mem_get_stats(struct pp_mem_stats *st);
+/* Fill @st (all zero before the arena exists). 0, or -EINVAL for a NULL
+ * @st. (Returned void before: callers that ignore the result keep
+ * working, source and binary.) */
+int pp_mem_get_stats(struct pp_mem_stats *st);
 
 /* Bad input seen by the allocator since start-up. Each one was reported
  * with a WARN and left the free lists untouched. */
@@ -71,17 +84,22 @@ struct pp_mem_counters {
 	unsigned long alloc_failed;	/* allocations that returned nothing */
 	unsigned long reserved_pages;	/* pages taken out of circulation */
 };
-void pp_mem_get_counters(struct pp_mem_counters *c);
+/* Fill @c. 0, or -EINVAL for a NULL @c (returned void before, as
+ * pp_mem_get_stats()). */
+int pp_mem_get_counters(struct pp_mem_counters *c);
 
 /* Call @fn for every page in the arena (heads and tails, free or not),
- * in address order; stops early and returns @fn's value if non-zero. Takes
- * no locks: for quiescent checks and leak hunting. */
+ * in address order; stops early and returns @fn's value if non-zero;
+ * -EINVAL for a NULL @fn. Takes no locks: for quiescent checks and leak
+ * hunting. */
 typedef int (*pp_page_walk_fn)(struct page *page, void *arg);
 int pp_mem_walk(pp_page_walk_fn fn, void *arg);
 
-/* Free blocks of @order in node @nid's buddy lists. */
+/* Free blocks of @order in node @nid's buddy lists (0 for a node or an
+ * order out of range, or before the arena exists). */
 unsigned long pp_mem_free_blocks(int nid, unsigned int order);
-/* Pages on logical CPU @cpu's per-CPU list for node @nid. */
+/* Pages on logical CPU @cpu's per-CPU list for node @nid (0 for a CPU or
+ * node out of range). */
 unsigned long pp_mem_pcp_count(int cpu, int nid);
 /* Give the calling CPU's per-CPU pages back to the buddy lists. Not needed
  * for correctness: an allocation that would fail first drains every CPU's

@@ -70,7 +70,13 @@ int pp_thread_register(int cpu);
 
 /* Give the calling thread's CPU id back (or leave the shared CPU); drains
  * its per-CPU page lists. Runs automatically when a registered thread
- * exits. Must not be called with bottom halves disabled. */
+ * exits. The softirqs still raised on the CPU run first, NAPI polls
+ * included (as the kernel runs a dying CPU's); a NAPI that is still
+ * scheduled after that is handed over to the next thread that takes a CPU
+ * id, or polled by its napi_disable() (a WARN says so): napi_disable()
+ * never waits for a CPU that went away. Must not be called with bottom
+ * halves disabled: if it is (or the thread exits so), a WARN, and the
+ * region is ended as by local_bh_enable() before the softirqs run. */
 void pp_thread_unregister(void);
 
 /* Pin the calling thread to host CPU @host_cpu (sched_setaffinity).
@@ -172,6 +178,20 @@ static inline bool pp_should_fail(enum pp_fault_point point)
 		return false;
 	return __pp_should_fail_slow(point);
 }
+
+/*
+ * fork(). As with DPDK, the library is not supported in the child of a
+ * process that used it: the child has none of the library's threads (the
+ * workqueue worker, the call_rcu thread), and locks they held at the fork
+ * stay held. A pthread_atfork() handler records the fork; in the child,
+ * the first call that would wait for one of those threads
+ * (pp_workqueue_run_all(), cancel_*_sync()/flush_*(), synchronize_rcu(),
+ * rcu_barrier(), call_rcu()) WARNs once, through the print callback, and
+ * each of them returns without waiting: synchronize_rcu() at once (the
+ * caller is the only thread: a correct grace period), call_rcu() runs the
+ * callback at once outside a read-side section, deferred work does not
+ * run. Use the library from the forking thread only, to exec() or exit.
+ */
 
 /*
  * Time. jiffies run at HZ (1000) from CLOCK_MONOTONIC. Tests that want to

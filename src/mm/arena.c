@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -57,14 +58,17 @@ static size_t default_size(void)
 	return PPMM_DEFAULT_SIZE;
 }
 
-/* Fill @a from @cfg (NULL: all defaults). 0, -EINVAL, or -ENOMEM for
- * more memory than the machine has. */
+/* Fill @a from @cfg (NULL: all defaults). 0, -EINVAL for a field out of
+ * the ranges <pagepool/mm.h> gives, or -ENOMEM for more memory than the
+ * machine has. The per-CPU list limits are checked against the node size
+ * only once it is known, and computed in long: a batch near INT_MAX used
+ * to overflow the default high mark (6 * batch). */
 static int resolve_config(const struct pp_mem_config *cfg, struct ppmm_arena *a,
 			  size_t *size)
 {
 	static const struct pp_mem_config none;
 	size_t per_node;
-	long phys;
+	long phys, high;
 
 	if (!cfg)
 		cfg = &none;
@@ -72,12 +76,16 @@ static int resolve_config(const struct pp_mem_config *cfg, struct ppmm_arena *a,
 	    cfg->nr_nodes < 0 || cfg->nr_nodes > MAX_NUMNODES ||
 	    cfg->pcp_batch < 0 || cfg->pcp_high < 0)
 		return -EINVAL;
+	if (cfg->pcp_high && cfg->pcp_batch && cfg->pcp_high < cfg->pcp_batch)
+		return -EINVAL;
 	a->backing = cfg->backing;
 	a->nr_nodes = cfg->nr_nodes ?: 1;
 	a->pcp_batch = cfg->pcp_batch ?: PPMM_DEFAULT_BATCH;
-	a->pcp_high = cfg->pcp_high ?: PPMM_DEFAULT_HIGH_MULT * a->pcp_batch;
 
 	*size = cfg->size ?: default_size();
+	/* Rounding up would wrap: no machine has that much. */
+	if (*size > SIZE_MAX / 2)
+		return -EINVAL;
 	/* More than the machine has would only fail later, in the
 	 * pre-fault, as an OOM kill. */
 	phys = sysconf(_SC_PHYS_PAGES);
@@ -86,6 +94,23 @@ static int resolve_config(const struct pp_mem_config *cfg, struct ppmm_arena *a,
 	per_node = ALIGN(DIV_ROUND_UP(*size, (size_t)a->nr_nodes), PPMM_BLOCK_SIZE);
 	a->node_pages = per_node >> PAGE_SHIFT;
 	*size = per_node * a->nr_nodes;
+
+	/* A batch is taken from one node's buddy lists: no more than the
+	 * node holds. An explicit high mark from the batch up to the node's
+	 * pages; the default one, 6 * batch, stays within the node too. */
+	if ((unsigned long)a->pcp_batch > a->node_pages)
+		return -EINVAL;
+	if (cfg->pcp_high) {
+		if (cfg->pcp_high < a->pcp_batch ||
+		    (unsigned long)cfg->pcp_high > a->node_pages)
+			return -EINVAL;
+		a->pcp_high = cfg->pcp_high;
+	} else {
+		high = PPMM_DEFAULT_HIGH_MULT * (long)a->pcp_batch;
+		if ((unsigned long)high > a->node_pages)
+			high = (long)a->node_pages;
+		a->pcp_high = (int)high;
+	}
 	return 0;
 }
 

@@ -12,6 +12,7 @@
  * allocations; statistics may, and are then a snapshot).
  * Layer: mm.
  */
+#include <errno.h>
 #include <string.h>
 
 #include <linux/gfp.h>
@@ -49,14 +50,16 @@ static unsigned long pcp_total(void)
 	return n;
 }
 
-void pp_mem_get_stats(struct pp_mem_stats *st)
+int pp_mem_get_stats(struct pp_mem_stats *st)
 {
 	unsigned long i, pp = 0, free = 0;
 	int nid;
 
+	if (!st)
+		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	if (!ppmm_arena_up())
-		return;
+		return 0;
 	for (nid = 0; nid < ppmm_arena.nr_nodes; nid++) {
 		spin_lock(&ppmm_zones[nid].lock);
 		free += ppmm_zones[nid].nr_free_pages;
@@ -70,11 +73,15 @@ void pp_mem_get_stats(struct pp_mem_stats *st)
 	st->pp_pages = pp;
 	st->total_pages = pp_mem_map.nr_pages -
 			  __atomic_load_n(&ppmm_arena.reserved, __ATOMIC_RELAXED);
+	return 0;
 }
 
-void pp_mem_get_counters(struct pp_mem_counters *c)
+int pp_mem_get_counters(struct pp_mem_counters *c)
 {
+	if (!c)
+		return -EINVAL;
 	ppmm_counters_read(c);
+	return 0;
 }
 
 int pp_mem_walk(pp_page_walk_fn fn, void *arg)
@@ -82,6 +89,8 @@ int pp_mem_walk(pp_page_walk_fn fn, void *arg)
 	unsigned long i;
 	int ret;
 
+	if (!fn)
+		return -EINVAL;
 	if (!ppmm_arena_up())
 		return 0;
 	for (i = 0; i < pp_mem_map.nr_pages; i++) {

@@ -140,6 +140,7 @@ out:
 }
 
 static void shared_leave(void);
+static void shared_exit(void);
 
 int pprt_register_cpu_idle_hook(void (*fn)(void))
 {
@@ -225,6 +226,24 @@ int pp_thread_register(int cpu)
 	return cpu;
 }
 
+/* A thread gives its CPU up (or exits) inside a bottom-half-disabled
+ * region or a softirq run: reported, and the region ends here as the
+ * outermost local_bh_enable() would end it (the RCU read-side section it
+ * entered is left, the shared CPU given back), so the offline path can
+ * still run the pending softirqs and nothing waits for this thread's RCU
+ * reader or its shared-CPU turn forever. */
+static void bh_region_force_end(const char *what)
+{
+	if (!(__pp_ctx.preempt_count & SOFTIRQ_MASK))
+		return;
+	WARN(1, "%s with bottom halves disabled", what);
+	__pp_ctx.preempt_count &= ~SOFTIRQ_MASK;
+	/* The outermost bh-disable or softirq entry took one reader. */
+	pprt_rcu_read_unlock();
+	if (shared_held)
+		shared_exit();
+}
+
 /* The calling thread stops being @cpu: its tasklets run, the upper
  * layers drain their per-CPU state, NAPIs left behind are reported. */
 static void cpu_going_offline(int cpu)
@@ -252,8 +271,7 @@ void pp_thread_unregister(void)
 			shared_leave();
 		return;
 	}
-	WARN(__pp_ctx.preempt_count & SOFTIRQ_MASK,
-	     "pp_thread_unregister() with bottom halves disabled");
+	bh_region_force_end("pp_thread_unregister() (or thread exit)");
 	cpu_going_offline(cpu);
 	pprt_rcu_thread_offline();
 
@@ -344,10 +362,7 @@ static void shared_leave(void)
 {
 	bool last;
 
-	if (WARN(shared_held, "thread leaves the shared CPU with bottom halves disabled")) {
-		__pp_ctx.preempt_count &= ~SOFTIRQ_MASK;
-		shared_exit();
-	}
+	bh_region_force_end("thread leaves the shared CPU");
 	pthread_mutex_lock(&cpu_lock);
 	last = shared_members == 1;
 	pthread_mutex_unlock(&cpu_lock);

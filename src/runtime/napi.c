@@ -9,6 +9,21 @@
  * is the exception: its members schedule onto it from any context while
  * the one holding the shared CPU polls it, so it is changed under
  * shared_poll_lock (a leaf lock, held for list operations only).
+ *
+ * A CPU going offline (its thread unregisters or exits) with NAPIs still
+ * scheduled on it. In the kernel the dead CPU's pending softirqs are run
+ * and dev_cpu_dead() moves its poll list to a live CPU; a NAPI is never
+ * stranded. Here the offline path first runs the CPU's pending softirqs,
+ * NAPI polls included, as the outermost local_bh_enable() would have
+ * (pprt_softirq_cpu_offline(): the common case, a thread that scheduled a
+ * NAPI and exited, is then simply polled, no report). What is still
+ * scheduled after that (a poll that keeps using its whole weight) cannot
+ * be handed to another live CPU's list - each is touched by its owner
+ * only - so it goes to the orphan list (under shared_poll_lock, owner
+ * NAPI_OWNER_ORPHAN), with a WARN, and is adopted onto a live CPU's own
+ * list by the next thread that takes a CPU id, or by napi_disable() of
+ * that NAPI, which then polls it itself: napi_disable() never waits for a
+ * CPU that went away.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -31,6 +46,9 @@
 static struct list_head poll_lists[NR_CPUS];
 static unsigned int napi_next_id = MIN_NAPI_ID;
 static pthread_mutex_t shared_poll_lock = PTHREAD_MUTEX_INITIALIZER;
+/* NAPIs left scheduled by a CPU that went offline (under shared_poll_lock). */
+static LIST_HEAD(orphans);
+#define NAPI_OWNER_ORPHAN	(-2)
 
 static struct list_head *poll_list_of(int cpu)
 {
@@ -90,6 +108,26 @@ void napi_enable(struct napi_struct *n)
 					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 }
 
+/* Move the orphans onto the calling CPU's list and raise NET_RX; the
+ * caller's next softirq point polls them. Slow paths only. */
+void pprt_napi_adopt_orphans(void)
+{
+	int cpu = smp_processor_id();	/* registers a thread without an id */
+	struct napi_struct *n;
+	bool any;
+
+	pthread_mutex_lock(&shared_poll_lock);
+	any = !list_empty(&orphans);
+	list_for_each_entry(n, &orphans, poll_list)
+		WRITE_ONCE(n->list_owner, cpu);
+	/* The shared CPU's list is changed under this lock anyway; another
+	 * CPU's is its owner's, the caller. */
+	list_splice_tail_init(&orphans, poll_list_of(cpu));
+	pthread_mutex_unlock(&shared_poll_lock);
+	if (any)
+		__pp_ctx.softirq_pending |= __PP_SOFTIRQ_NET_RX;
+}
+
 void napi_disable(struct napi_struct *n)
 {
 	unsigned long val, new;
@@ -98,6 +136,11 @@ void napi_disable(struct napi_struct *n)
 	val = READ_ONCE(n->state);
 	do {
 		while (val & (NAPIF_STATE_SCHED | NAPIF_STATE_NPSVC)) {
+			/* Left behind by a CPU that went offline: take it (and
+			 * the other orphans) onto our own list, and poll. */
+			if (unlikely(READ_ONCE(n->list_owner) == NAPI_OWNER_ORPHAN) &&
+			    !in_softirq())
+				pprt_napi_adopt_orphans();
 			/* Scheduled on our own list: it can only finish if we
 			 * poll it (the kernel's softirq would run it). */
 			if (READ_ONCE(n->list_owner) == smp_processor_id() && !in_softirq())
@@ -238,17 +281,25 @@ int pprt_net_rx_action_locked(void)
 	return total;
 }
 
+/* After the offline path ran @cpu's softirqs: what is still scheduled
+ * goes to the orphans (see the top of this file). */
 void pprt_napi_cpu_offline(int cpu)
 {
 	struct list_head *l = &poll_lists[cpu];
-	bool scheduled;
+	struct napi_struct *n;
+	int nr = 0;
 
-	if (cpu == __PP_CPU_SHARED)
-		pthread_mutex_lock(&shared_poll_lock);
-	scheduled = l->next && !list_empty(l);
-	if (cpu == __PP_CPU_SHARED)
-		pthread_mutex_unlock(&shared_poll_lock);
-	WARN(scheduled, "CPU %d goes offline with NAPI instances still scheduled on it", cpu);
+	pthread_mutex_lock(&shared_poll_lock);
+	if (l->next) {
+		list_for_each_entry(n, l, poll_list) {
+			WRITE_ONCE(n->list_owner, NAPI_OWNER_ORPHAN);
+			nr++;
+		}
+		list_splice_tail_init(l, &orphans);
+	}
+	pthread_mutex_unlock(&shared_poll_lock);
+	WARN(nr, "CPU %d goes offline with %d NAPI instances still scheduled after its softirqs ran: the next CPU to come online or their napi_disable() polls them",
+	     cpu, nr);
 }
 
 void napi_assert_will_not_race(const struct napi_struct *napi)

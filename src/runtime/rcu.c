@@ -139,6 +139,10 @@ void synchronize_rcu(void)
 	/* Waiting for ourselves would never end: refuse loudly instead. */
 	if (WARN(rcu_nesting > 0, "synchronize_rcu() inside an RCU read-side section"))
 		return;
+	/* A fork child's only thread is the caller, outside a reader: the
+	 * grace period is over already (fork.c). */
+	if (unlikely(pprt_fork_child("synchronize_rcu()")))
+		return;	/* (no other thread to order against: no barrier) */
 	urcu_memb_synchronize_rcu();
 	tsan_gp_done();
 }
@@ -204,6 +208,14 @@ void pprt_call_rcu(struct pprt_cb *head, void (*func)(struct pprt_cb *))
 
 	head->func = func;
 	head->next = NULL;
+	/* No callback thread in a fork child: outside a reader the grace
+	 * period is over (the caller is the only thread), so the callback
+	 * runs now; inside one it cannot, and stays queued (fork.c). */
+	if (unlikely(pprt_fork_child("call_rcu()"))) {
+		if (!rcu_nesting)
+			run_callbacks(head);
+		return;
+	}
 	pthread_mutex_lock(&cb_lock);
 	if (!cb_thread_started) {
 		pthread_attr_t attr;
@@ -246,6 +258,8 @@ void rcu_barrier(void)
 		.cond = PTHREAD_COND_INITIALIZER,
 	};
 
+	if (unlikely(pprt_fork_child("rcu_barrier()")))
+		return;
 	pprt_call_rcu(&b.cb, barrier_fn);
 	pthread_mutex_lock(&b.lock);
 	while (!b.done)

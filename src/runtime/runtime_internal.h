@@ -90,6 +90,13 @@ int pprt_net_rx_action_locked(void);
 
 /* A CPU is going away: any NAPI left on its list is reported. */
 void pprt_napi_cpu_offline(int cpu);
+/* fork.c: true (and a one-time WARN naming @what) in a fork() child,
+ * where the worker and RCU threads are missing: the caller must not wait
+ * for them. Slow paths only. */
+bool pprt_fork_child(const char *what);
+
+/* Take the NAPIs orphaned by offline CPUs onto the calling CPU's list. */
+void pprt_napi_adopt_orphans(void);
 
 /* One round of this CPU's raised softirqs (HI tasklets, NAPI, tasklets),
  * already inside a softirq section. Returns tasklets run plus NAPI work. */

@@ -317,13 +317,19 @@ void __pp_softirq_before_sleep(void)
 void pprt_softirq_cpu_offline(int cpu)
 {
 	(void)cpu;
-	/* NAPI keeps its own rule (a scheduled NAPI at offline is reported
-	 * by pprt_napi_cpu_offline()); tasklets run here, on their CPU. */
-	run_softirqs(__PP_SOFTIRQ_HI | __PP_SOFTIRQ_TASKLET);
+	/* Everything raised runs here, on its CPU, NAPI polls included, as
+	 * the kernel runs a dying CPU's pending softirqs: a NAPI scheduled by
+	 * a thread that then exits is polled, not stranded (napi.c). Up to
+	 * the kernel's restart limit: a NAPI still scheduled after that is
+	 * handed over by pprt_napi_cpu_offline(). */
+	run_softirqs(~0U);
 }
 
 void pprt_softirq_cpu_online(int cpu)
 {
+	/* NAPIs a CPU left scheduled when it went offline: a live CPU takes
+	 * them (the kernel's dev_cpu_dead()). */
+	pprt_napi_adopt_orphans();
 	if (cpu == __PP_CPU_SHARED) {	/* members raise it as they take it */
 		__pp_ctx.softirq_pending |= pprt_softirq_shared_raised();
 		return;

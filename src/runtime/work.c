@@ -190,6 +190,9 @@ static void wait_idle_locked(struct work_struct *work)
 {
 	bool on_worker = wq_started && pthread_equal(pthread_self(), wq_thread);
 
+	/* No worker in a fork child: nothing would ever finish (fork.c). */
+	if (unlikely(pprt_fork_child("cancel/flush of a work item")))
+		return;
 	while ((work->pending || wq_running == work) && !(on_worker && wq_running == work))
 		pthread_cond_wait(&wq_done, &wq_lock);
 }
@@ -267,6 +270,10 @@ void pp_workqueue_run_all(void)
 	struct work_struct *pos;
 	unsigned long now = __pp_jiffies();
 
+	/* The worker is missing in a fork child, and wq_lock may be held
+	 * by it for good (fork.c). */
+	if (unlikely(pprt_fork_child("pp_workqueue_run_all()")))
+		return;
 	INIT_WORK(&m.work, marker_fn);
 	pthread_mutex_lock(&wq_lock);
 	wq_start_locked();
