@@ -36,6 +36,45 @@ static inline u64 hard_inflight(const struct page_pool *pool)
 	return info.inflight;
 }
 
+/* Allocate until @pool has handed out @n pages (at most 512); no page
+ * twice. Then all go back. */
+static inline void hard_assert_distinct_allocs(struct page_pool *pool, int n)
+{
+	static struct page *got[512];
+	int i, j;
+
+	assert_true(n <= 512);
+	for (i = 0; i < n; i++) {
+		got[i] = page_pool_dev_alloc_pages(pool);
+		assert_non_null(got[i]);
+		for (j = 0; j < i; j++)
+			assert_ptr_not_equal(got[i], got[j]);
+	}
+	for (i = 0; i < n; i++)
+		page_pool_put_full_page(pool, got[i], false);
+}
+
+/* No page handed out twice, across threads: each page's slot is claimed
+ * by its holder (hard_claim()) and given up before it goes back
+ * (hard_unclaim()); a claim of a taken slot is counted in hard_twice. */
+#define HARD_OWNER_SLOTS	(1 << 16)
+static void *hard_owner[HARD_OWNER_SLOTS];
+static unsigned long hard_twice;
+
+static inline void hard_claim(struct page *p, void *who)
+{
+	void *none = NULL;
+
+	if (!__atomic_compare_exchange_n(&hard_owner[page_to_pfn(p) % HARD_OWNER_SLOTS], &none,
+					 who, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		__atomic_fetch_add(&hard_twice, 1, __ATOMIC_RELAXED);
+}
+
+static inline void hard_unclaim(struct page *p)
+{
+	__atomic_store_n(&hard_owner[page_to_pfn(p) % HARD_OWNER_SLOTS], NULL, __ATOMIC_RELEASE);
+}
+
 /* A test that needs CONFIG_DEBUG_NET (meson -Ddebug_net; the ASan+UBSan
  * build): skipped, and said so, in the other builds. */
 #define HARD_NEEDS_DEBUG_NET()						\

@@ -34,25 +34,6 @@ static unsigned long alloc_failures(void)
 	return c.alloc_failed;
 }
 
-/* No page handed out twice: each page's slot is claimed by its holder. */
-#define OWNER_SLOTS	(1 << 16)
-static void *owner[OWNER_SLOTS];
-static unsigned long twice;
-
-static void claim(struct page *p, void *who)
-{
-	void *none = NULL;
-
-	if (!__atomic_compare_exchange_n(&owner[page_to_pfn(p) % OWNER_SLOTS], &none, who,
-					 false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		__atomic_fetch_add(&twice, 1, __ATOMIC_RELAXED);
-}
-
-static void unclaim(struct page *p)
-{
-	__atomic_store_n(&owner[page_to_pfn(p) % OWNER_SLOTS], NULL, __ATOMIC_RELEASE);
-}
-
 static struct page *all[1 << 12];
 
 /* CPU 0 takes every page of the arena, single pages and a bulk. */
@@ -76,10 +57,10 @@ static void assert_cpu0_gets_everything(void)
 	/* Now the arena is empty indeed. */
 	assert_null(alloc_page(GFP_KERNEL | __GFP_NOWARN));
 	for (i = 0; i < n; i++)
-		claim(all[i], all);
-	assert_int_equal(__atomic_load_n(&twice, __ATOMIC_RELAXED), 0);
+		hard_claim(all[i], all);
+	assert_int_equal(__atomic_load_n(&hard_twice, __ATOMIC_RELAXED), 0);
 	for (i = 0; i < n; i++) {
-		unclaim(all[i]);
+		hard_unclaim(all[i]);
 		__free_page(all[i]);
 		all[i] = NULL;
 	}
@@ -224,10 +205,10 @@ static void *busy_main(void *arg)
 			p[n] = alloc_page(GFP_KERNEL | __GFP_NOWARN);
 			if (!p[n])
 				break;
-			claim(p[n], p);
+			hard_claim(p[n], p);
 		}
 		for (i = 0; i < n; i++) {
-			unclaim(p[i]);
+			hard_unclaim(p[i]);
 			__free_page(p[i]);
 		}
 		__atomic_fetch_add(&busy_ops, 1, __ATOMIC_RELAXED);
@@ -256,13 +237,13 @@ static void test_drain_races_owner(void **state)
 			all[n] = alloc_page(GFP_KERNEL | __GFP_NOWARN);
 			if (!all[n])
 				break;
-			claim(all[n], all);
+			hard_claim(all[n], all);
 		}
 		/* All but what the busy thread holds: at most 8 pages and
 		 * a refill it took between our drain and our retry. */
 		assert_true(n + 8 + 2 * 64 >= total);
 		for (i = 0; i < n; i++) {
-			unclaim(all[i]);
+			hard_unclaim(all[i]);
 			__free_page(all[i]);
 		}
 	}
@@ -270,7 +251,7 @@ static void test_drain_races_owner(void **state)
 	assert_int_equal(pthread_join(th, &ret), 0);
 	assert_null(ret);
 	assert_true(busy_ops > 0);
-	assert_int_equal(__atomic_load_n(&twice, __ATOMIC_RELAXED), 0);
+	assert_int_equal(__atomic_load_n(&hard_twice, __ATOMIC_RELAXED), 0);
 	/* The end state. Allocations failed (NOWARN) only while the other
 	 * thread held pages: never more than one per round and its loops. */
 	busy_failed = alloc_failures() - failed;
@@ -289,7 +270,7 @@ static int teardown(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(all); i++)
 		if (all[i]) {
-			unclaim(all[i]);
+			hard_unclaim(all[i]);
 			__free_page(all[i]);
 			all[i] = NULL;
 		}

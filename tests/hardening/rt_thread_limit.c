@@ -97,25 +97,6 @@ static void give_back_all_ids(void)
 	nr_holders = 0;
 }
 
-/* No page handed out twice: each page's slot is claimed by its holder. */
-#define OWNER_SLOTS	(1 << 16)
-static void *owner[OWNER_SLOTS];
-static unsigned long twice;
-
-static void claim(struct page *p, void *who)
-{
-	void *none = NULL;
-
-	if (!__atomic_compare_exchange_n(&owner[page_to_pfn(p) % OWNER_SLOTS], &none, who,
-					 false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		__atomic_fetch_add(&twice, 1, __ATOMIC_RELAXED);
-}
-
-static void unclaim(struct page *p)
-{
-	__atomic_store_n(&owner[page_to_pfn(p) % OWNER_SLOTS], NULL, __ATOMIC_RELEASE);
-}
-
 /* What the members share. */
 static struct device *dma_dev;
 static struct page_pool *pool;		/* consumer: main, on CPU 0 */
@@ -140,8 +121,8 @@ static int napi_poll(struct napi_struct *n, int budget)
 			__atomic_fetch_add(&bad_context, 1, __ATOMIC_RELAXED);
 			break;
 		}
-		claim(p, n);
-		unclaim(p);
+		hard_claim(p, n);
+		hard_unclaim(p);
 		page_pool_put_full_page(napi_pool, p, false);
 	}
 	__atomic_fetch_add(&polls, 1, __ATOMIC_RELAXED);
@@ -186,19 +167,19 @@ static void *member_main(void *arg)
 			mine[i] = alloc_page(GFP_KERNEL);
 			if (!mine[i])
 				return (void *)3L;
-			claim(mine[i], mine);
+			hard_claim(mine[i], mine);
 		}
 		for (i = 0; i < BATCH; i++) {
-			unclaim(mine[i]);
+			hard_unclaim(mine[i]);
 			__free_page(mine[i]);
 		}
 		memset(mine, 0, sizeof(mine));
 		if (alloc_pages_bulk_array_node(GFP_KERNEL, NUMA_NO_NODE, BATCH, mine) != BATCH)
 			return (void *)4L;
 		for (i = 0; i < BATCH; i++)
-			claim(mine[i], mine);
+			hard_claim(mine[i], mine);
 		for (i = 0; i < BATCH; i++) {
-			unclaim(mine[i]);
+			hard_unclaim(mine[i]);
 			put_page(mine[i]);
 		}
 		/* A per-CPU counter from process context and in softirq. */
@@ -271,7 +252,7 @@ static void test_past_the_limit(void **state)
 	assert_int_equal(pp_nr_registered_cpus(), PP_CPU_SHARED);
 	give_back_all_ids();
 
-	assert_int_equal(__atomic_load_n(&twice, __ATOMIC_RELAXED), 0);
+	assert_int_equal(__atomic_load_n(&hard_twice, __ATOMIC_RELAXED), 0);
 	assert_int_equal(bad_context, 0);
 	assert_int_equal(tasklet_runs, (unsigned long)MEMBERS * ROUNDS);
 	assert_true(polls > 0);
@@ -290,11 +271,11 @@ static void test_past_the_limit(void **state)
 		for (i = 0; i < MEMBERS * ROUNDS; i++) {
 			again[i] = page_pool_dev_alloc_pages(pool);
 			assert_non_null(again[i]);
-			claim(again[i], again);
+			hard_claim(again[i], again);
 		}
-		assert_int_equal(__atomic_load_n(&twice, __ATOMIC_RELAXED), 0);
+		assert_int_equal(__atomic_load_n(&hard_twice, __ATOMIC_RELAXED), 0);
 		for (i = 0; i < MEMBERS * ROUNDS; i++) {
-			unclaim(again[i]);
+			hard_unclaim(again[i]);
 			page_pool_put_full_page(pool, again[i], false);
 		}
 	}
