@@ -92,7 +92,8 @@ enum pp_page_pool_hook {
 					 * the hook must not dereference it */
 	PP_HOOK_ALLOC_REFILL,		/* an allocation found the alloc cache
 					 * empty and refills it (the consumer
-					 * side is busy) */
+					 * side is busy); CONFIG_DEBUG_NET
+					 * builds only */
 	PP_HOOK_NR,
 };
 typedef void (*pp_page_pool_hook_fn)(enum pp_page_pool_hook point, struct page_pool *pool,
