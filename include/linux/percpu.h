@@ -46,22 +46,28 @@ void free_percpu(void __percpu *ptr);
 #define this_cpu_read(pcp)	READ_ONCE(*this_cpu_ptr(&(pcp)))
 #define this_cpu_write(pcp, val) WRITE_ONCE(*this_cpu_ptr(&(pcp)), (val))
 /*
- * A thread without a CPU id (__pp_ctx.cpu < 0) takes the out-of-line
- * path: it is given an id, and on the shared CPU the add is atomic. A
- * registered thread's code is the load of its id, a branch not taken, and
- * the plain load, add and store - nothing of the shared case is inlined.
+ * The shared CPU's copy gets an atomic add, and the plain add that follows
+ * goes to a scratch variable: both paths then meet before the add, as
+ * they did when the branch only registered the thread, so a registered
+ * thread's code stays the same load, add and store.
  */
-void __pp_this_cpu_add_slow(void *pcp, size_t size, long val);
 #define this_cpu_add(pcp, val)						\
 do {									\
 	int __pcp_cpu = __pp_ctx.cpu;					\
+	__typeof__(pcp) __pcp_scratch;					\
 	__typeof__(&(pcp)) __pcp_p;					\
 									\
 	if (unlikely(__pcp_cpu < 0)) {					\
-		__pp_this_cpu_add_slow((void *)&(pcp), sizeof(pcp), (long)(val)); \
-		break;							\
+		__pcp_cpu = __pp_cpu_lazy_register();			\
+		__pcp_p = per_cpu_ptr(&(pcp), __pcp_cpu);		\
+		if (__pcp_cpu == __PP_CPU_SHARED) {			\
+			__atomic_fetch_add(__pcp_p, (val), __ATOMIC_RELAXED); \
+			__pcp_scratch = 0;				\
+			__pcp_p = &__pcp_scratch;			\
+		}							\
+	} else {							\
+		__pcp_p = per_cpu_ptr(&(pcp), __pcp_cpu);		\
 	}								\
-	__pcp_p = per_cpu_ptr(&(pcp), __pcp_cpu);			\
 	WRITE_ONCE(*__pcp_p, READ_ONCE(*__pcp_p) + (val));		\
 } while (0)
 #define this_cpu_sub(pcp, val)	this_cpu_add(pcp, -(val))

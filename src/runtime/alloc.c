@@ -196,35 +196,3 @@ void free_percpu(void __percpu *ptr)
 	}
 	pthread_mutex_unlock(&pcpu_lock);
 }
-
-/*
- * this_cpu_add() for a thread without an id (<linux/percpu.h>): register
- * it lazily; on the shared CPU, whose copy several threads update at once,
- * the add is atomic, elsewhere the relaxed load and store of the inline
- * path. Sizes are those of the per-CPU counters: 1, 2, 4, 8 bytes.
- */
-#define PCPU_ADD(type)							\
-	do {								\
-		type *q = (type *)p;					\
-									\
-		if (shared)						\
-			__atomic_fetch_add(q, (type)val, __ATOMIC_RELAXED); \
-		else							\
-			__atomic_store_n(q, (type)(__atomic_load_n(q, __ATOMIC_RELAXED) + \
-						   (type)val), __ATOMIC_RELAXED); \
-	} while (0)
-
-void __pp_this_cpu_add_slow(void *pcp, size_t size, long val)
-{
-	int cpu = __pp_cpu_lazy_register();
-	char *p = (char *)per_cpu_ptr(pcp, cpu);
-	bool shared = cpu == __PP_CPU_SHARED;
-
-	switch (size) {
-	case 1: PCPU_ADD(u8); break;
-	case 2: PCPU_ADD(u16); break;
-	case 4: PCPU_ADD(u32); break;
-	case 8: PCPU_ADD(u64); break;
-	default: WARN_ONCE(1, "this_cpu_add() of a %zu-byte per-CPU variable", size);
-	}
-}
