@@ -44,6 +44,7 @@
 #include <linux/spinlock.h>
 
 #include "dma_internal.h"
+#include "runtime/runtime_internal.h"
 
 #define DBG_HASH_BITS		12	/* 4096 chains: short for tens of thousands of mappings */
 #define DBG_BUCKETS		(1U << DBG_HASH_BITS)
@@ -156,9 +157,7 @@ void ppdma_count_violations(struct pp_dma_dev *d, enum pp_dma_violation kind,
  * the variable in a forked child before provoking one. */
 static bool ppdma_abort_requested(void)
 {
-	const char *v = getenv("PAGEPOOL_DMA_ABORT");
-
-	return v && v[0] == '1' && !v[1];
+	return pprt_knob_flag(PPRT_KNOB_DMA_ABORT);
 }
 
 void ppdma_report(struct pp_dma_dev *d, enum pp_dma_violation kind,

@@ -45,11 +45,11 @@ static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t default_size(void)
 {
-	const char *e = getenv("PAGEPOOL_MEM_MB");
+	const char *e = pprt_knob(PPRT_KNOB_MEM_MB);
 	unsigned long mb;
 	char *end;
 
-	if (e && *e) {
+	if (e) {
 		errno = 0;
 		mb = strtoul(e, &end, 10);
 		if (!errno && !*end && mb && mb < (1UL << 30))

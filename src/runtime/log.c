@@ -22,15 +22,14 @@
 #include <linux/printk.h>
 #include <pagepool/runtime.h>
 
+#include "runtime/runtime_internal.h"
+
 static int default_print(int level, const char *fmt, va_list ap)
 {
 	static int debug = -1;
 
-	if (debug < 0) {
-		const char *e = getenv("PAGEPOOL_DEBUG");
-
-		debug = e && *e == '1';
-	}
+	if (debug < 0)
+		debug = pprt_knob_flag(PPRT_KNOB_DEBUG);
 	if (level > LOGLEVEL_INFO && !debug)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
@@ -141,13 +140,6 @@ unsigned long pp_warn_count(void)
 	return __atomic_load_n(&warn_count, __ATOMIC_RELAXED);
 }
 
-static bool env_flag(const char *name)
-{
-	const char *e = getenv(name);
-
-	return e && *e == '1';
-}
-
 static void print_backtrace(void)
 {
 	void *frames[32];
@@ -174,10 +166,10 @@ void __pp_warn(const char *file, int line, bool print, const char *fmt, ...)
 		vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
 		printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, msg);
-		if (env_flag("PAGEPOOL_WARN_BACKTRACE"))
+		if (pprt_knob_flag(PPRT_KNOB_WARN_BACKTRACE))
 			print_backtrace();
 	}
-	if (env_flag("PAGEPOOL_WARN_ABORT"))
+	if (pprt_knob_flag(PPRT_KNOB_WARN_ABORT))
 		abort();
 }
 

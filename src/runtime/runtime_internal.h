@@ -107,4 +107,23 @@ int pprt_softirq_round_locked(void);
 void pprt_softirq_cpu_offline(int cpu);
 void pprt_softirq_cpu_online(int cpu);
 
+/* The run-time knobs (knobs.c): every environment variable the library
+ * reads. pprt_knob() is the value, NULL when unset or empty;
+ * pprt_knob_flag() is true for exactly "1". */
+enum pprt_knob {
+	PPRT_KNOB_DEBUG,
+	PPRT_KNOB_WARN_BACKTRACE,
+	PPRT_KNOB_WARN_ABORT,
+	PPRT_KNOB_MEM_MB,
+	PPRT_KNOB_DMA_ABORT,
+	PPRT_KNOB_RING,
+	PPRT_KNOB_DMA_TRACKING,
+	PPRT_KNOB_XDP_RETURN,
+	PPRT_KNOB_XDP_TABLE,
+	PPRT_KNOB_NR,
+};
+const char *pprt_knob(enum pprt_knob knob);
+const char *pprt_knob_name(enum pprt_knob knob);
+bool pprt_knob_flag(enum pprt_knob knob);
+
 #endif /* _PP_RUNTIME_INTERNAL_H */
