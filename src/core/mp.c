@@ -308,3 +308,24 @@ int pp_region_provider_destroy(struct pp_region_provider *rp)
 	region_free(rp);
 	return 0;
 }
+
+/* Memory-provider hooks for net_iovs. */
+
+bool net_mp_niov_set_dma_addr(struct net_iov *niov, dma_addr_t addr)
+{
+	return page_pool_set_dma_addr_netmem(net_iov_to_netmem(niov), addr);
+}
+
+void net_mp_niov_set_page_pool(struct page_pool *pool, struct net_iov *niov)
+{
+	netmem_ref netmem = net_iov_to_netmem(niov);
+
+	/* A net_iov never needs an item: cannot fail. */
+	page_pool_set_pp_info(pool, netmem);
+	page_pool_hold_inc(pool);
+}
+
+void net_mp_niov_clear_page_pool(struct net_iov *niov)
+{
+	page_pool_clear_pp_info(net_iov_to_netmem(niov));
+}
