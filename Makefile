@@ -73,7 +73,9 @@ test-tsan: deps-san
 
 # The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
 # program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints
-# the summary table and issue 4's acceptance verdicts, writes
+# the summary table and the acceptance verdicts (page_pool's fast path,
+# ring and slow path against DPDK and absolute cycle targets; the XDP
+# return generations), writes
 # results/bench.csv, results/bench-summary.txt and results/bench.png.
 # bench-short: the same pipeline with tiny loop counts and one round, for
 # CI: it fails if a program fails or a line does not parse, never on
@@ -98,7 +100,7 @@ bench-short: deps-bench build
 clean:
 	rm -rf $(BUILD) build-asan build-tsan
 
-# The reliability suite (issue 7; docs/RELIABILITY.md). Each target prints
+# The reliability suite (docs/RELIABILITY.md). Each target prints
 # one summary line with its figures and fails on any violation.
 #   make test-valgrind  valgrind memcheck over every unit test executable,
 #                       from its own gcc -O1 -g build without sanitizers
