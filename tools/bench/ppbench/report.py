@@ -105,11 +105,13 @@ def table(res, rows, accept):
     lines.append("kernel: Jesper Brouer's published figures (Xeon E5-1650 v4 @ 3.60GHz, "
                  "6.13.0-rc6; EPYC 9684X); different CPUs and TSC rates: compare ratios, "
                  "not cycles.")
-    lines.append("")
-    lines.append("xdp: bench_xdp_return, direct generation vs lookup generation per frame; "
-                 "design id = pagepool's id table, lfht = liburcu's rculfhash (a general-purpose "
-                 "RCU hash table, the kind the lookup generation read in the kernel); ratio = "
-                 "median over the runs of direct / lookup within a run.")
+    if res.xdp_designs:
+        lines.append("")
+        lines.append("xdp: bench_xdp_return, direct generation vs lookup generation per frame; "
+                     "design id = pagepool's id table, lfht = liburcu's rculfhash (a "
+                     "general-purpose RCU hash table, the kind the lookup generation read in "
+                     "the kernel); ratio = median over the runs of direct / lookup within a "
+                     "run.")
     lines.append("")
     lines.append(f"Acceptance (page_pool against DPDK, XDP direct against lookup; medians of "
                  f"{_plural(res.reps)}; targets are reported, not enforced; INFO = "
