@@ -90,65 +90,6 @@ void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 b
 		page_pool_return_page(pool, bulk[i]);
 }
 
-/*
- * Move returned pages from @r into the alloc cache, up to the refill
- * target. A page of the wrong NUMA node is given back to the page
- * allocator instead, and ends the refill (the slow path then allocates on
- * the right node, which limits the stress on the page allocator).
- * Returns false on such a waive. Only the consumer runs this, so the
- * ring's consumer side needs no lock.
- */
-bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r, int pref_nid,
-				  u32 *consumed)
-{
-	/* One node: no page can be on the wrong one; take them in one pass. */
-	if (likely(nr_node_ids <= 1)) {
-		u32 n = (u32)__ptr_ring_consume_batched(r,
-				(void **)&pool->alloc.cache[pool->alloc.count],
-				PP_ALLOC_CACHE_REFILL - (int)pool->alloc.count);
-
-		pool->alloc.count += n;
-		*consumed += n;
-		return true;
-	}
-	while (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
-		netmem_ref netmem = (netmem_ref)__ptr_ring_consume(r);
-
-		if (unlikely(!netmem))
-			break;
-		++*consumed;
-		if (likely(netmem_is_pref_nid(netmem, pref_nid))) {
-			pool->alloc.cache[pool->alloc.count++] = netmem;
-		} else {
-			page_pool_return_page(pool, netmem);
-			alloc_stat_inc(pool, waive);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* The consumer's refill of its empty alloc cache: the lanes first, then
- * the shared ring; every netmem taken out frees its ring credit. */
-void page_pool_ring_refill(struct page_pool *pool, int pref_nid)
-{
-	u32 consumed = 0;
-
-	if (page_pool_has_lanes(pool) && !ppcore_lanes_refill(pool, pref_nid, &consumed))
-		goto out;
-	if (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
-		if (__ptr_ring_empty(&pool->ring)) {
-			if (!pool->alloc.count)
-				alloc_stat_inc(pool, empty);
-		} else {
-			page_pool_refill_from(pool, &pool->ring, pref_nid, &consumed);
-		}
-	}
-out:
-	if (page_pool_has_lanes(pool) && consumed)
-		ppcore_ring_credits_put(pool, consumed);
-}
-
 void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem)
 {
 	/* Pages in the ring are owned by the pool alone. */

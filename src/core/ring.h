@@ -60,14 +60,53 @@ static __always_inline bool page_pool_has_lanes(const struct page_pool *pool)
 
 /* ring.c */
 void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len);
-bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r, int pref_nid,
-			   u32 *consumed);
-void page_pool_ring_refill(struct page_pool *pool, int pref_nid);
 void page_pool_empty_ring(struct page_pool *pool);
 void page_pool_ring_sync_producers(struct page_pool *pool);
 bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem);
 /* A netmem out of a lane or the ring goes home (destroy). */
 void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem);
+
+/*
+ * The consumer side, inline in alloc.c's refill (one function, as the
+ * kernel's page_pool_refill_alloc_cache() is).
+ */
+/*
+ * Move returned pages from @r into the alloc cache, up to the refill
+ * target. A page of the wrong NUMA node is given back to the page
+ * allocator instead, and ends the refill (the slow path then allocates on
+ * the right node, which limits the stress on the page allocator).
+ * Returns false on such a waive. Only the consumer runs this, so the
+ * ring's consumer side needs no lock.
+ */
+static __always_inline bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r,
+						  int pref_nid, u32 *consumed)
+{
+	/* One node: no page can be on the wrong one; take them in one pass. */
+	if (likely(nr_node_ids <= 1)) {
+		u32 n = (u32)__ptr_ring_consume_batched(r,
+				(void **)&pool->alloc.cache[pool->alloc.count],
+				PP_ALLOC_CACHE_REFILL - (int)pool->alloc.count);
+
+		pool->alloc.count += n;
+		*consumed += n;
+		return true;
+	}
+	while (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
+		netmem_ref netmem = (netmem_ref)__ptr_ring_consume(r);
+
+		if (unlikely(!netmem))
+			break;
+		++*consumed;
+		if (likely(netmem_is_pref_nid(netmem, pref_nid))) {
+			pool->alloc.cache[pool->alloc.count++] = netmem;
+		} else {
+			page_pool_return_page(pool, netmem);
+			alloc_stat_inc(pool, waive);
+			return false;
+		}
+	}
+	return true;
+}
 
 /* What a single put into this CPU's lane did (page_pool_lane_produce()). */
 enum pp_lane_put {
@@ -85,7 +124,6 @@ bool ppcore_lanes_recycle_fallback(struct page_pool *pool, netmem_ref netmem,
 				   enum pp_lane_put how);
 u32 ppcore_lanes_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
 			      u32 *credited);
-bool ppcore_lanes_refill(struct page_pool *pool, int pref_nid, u32 *consumed);
 u32 ppcore_lanes_drain(struct page_pool *pool);
 u64 ppcore_lanes_produced(const struct page_pool *pool);
 void ppcore_ring_credits_put(struct page_pool *pool, u32 n);
@@ -140,6 +178,31 @@ static __always_inline enum pp_lane_put page_pool_lane_produce(struct page_pool 
 	__ptr_ring_publish(slot, (void *)netmem);
 	ppcore_hook(PP_HOOK_LANE_PUBLISHED, pool);	/* passes the pointer only */
 	return PP_LANE_PUBLISHED;
+}
+/* The lanes that exist, starting at the round-robin cursor. */
+static __always_inline bool ppcore_lanes_refill(struct page_pool *pool, int pref_nid,
+						u32 *consumed)
+{
+	unsigned int i, start = pool->lane_cursor;
+
+	for (i = 0; i < ARRAY_SIZE(pool->lane_mask); i++) {
+		unsigned int w = (start + i) % ARRAY_SIZE(pool->lane_mask);
+		unsigned long bits = READ_ONCE(pool->lane_mask[w]);
+
+		while (bits) {
+			int cpu = (int)(w * BITS_PER_LONG + __ffs(bits));
+			struct pp_lane *lane = smp_load_acquire(&pool->lanes[cpu]); /* LC1' */
+
+			bits &= bits - 1;
+			if (!page_pool_refill_from(pool, &lane->ring, pref_nid, consumed))
+				return false;
+			if (pool->alloc.count >= PP_ALLOC_CACHE_REFILL) {
+				pool->lane_cursor = w;
+				return true;
+			}
+		}
+	}
+	return true;
 }
 #else
 /* The ptr_ring design alone: page_pool_has_lanes() is false, so none of
@@ -228,6 +291,27 @@ static __always_inline bool page_pool_recycle_in_ring(struct page_pool *pool, ne
 	if (likely(how == PP_LANE_PUBLISHED))
 		return true;
 	return ppcore_lanes_recycle_fallback(pool, netmem, how);
+}
+
+/* The consumer's refill of its empty alloc cache: the lanes first, then
+ * the shared ring; every netmem taken out frees its ring credit. */
+static __always_inline void page_pool_ring_refill(struct page_pool *pool, int pref_nid)
+{
+	u32 consumed = 0;
+
+	if (page_pool_has_lanes(pool) && !ppcore_lanes_refill(pool, pref_nid, &consumed))
+		goto out;
+	if (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
+		if (__ptr_ring_empty(&pool->ring)) {
+			if (!pool->alloc.count)
+				alloc_stat_inc(pool, empty);
+		} else {
+			page_pool_refill_from(pool, &pool->ring, pref_nid, &consumed);
+		}
+	}
+out:
+	if (page_pool_has_lanes(pool) && consumed)
+		ppcore_ring_credits_put(pool, consumed);
 }
 
 #endif /* _PP_CORE_RING_H */

@@ -280,31 +280,6 @@ u32 ppcore_lanes_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk
 	return done;
 }
 
-/* The lanes that exist, starting at the round-robin cursor. */
-bool ppcore_lanes_refill(struct page_pool *pool, int pref_nid, u32 *consumed)
-{
-	unsigned int i, start = pool->lane_cursor;
-
-	for (i = 0; i < ARRAY_SIZE(pool->lane_mask); i++) {
-		unsigned int w = (start + i) % ARRAY_SIZE(pool->lane_mask);
-		unsigned long bits = READ_ONCE(pool->lane_mask[w]);
-
-		while (bits) {
-			int cpu = (int)(w * BITS_PER_LONG + __ffs(bits));
-			struct pp_lane *lane = smp_load_acquire(&pool->lanes[cpu]); /* LC1' */
-
-			bits &= bits - 1;
-			if (!page_pool_refill_from(pool, &lane->ring, pref_nid, consumed))
-				return false;
-			if (pool->alloc.count >= PP_ALLOC_CACHE_REFILL) {
-				pool->lane_cursor = w;
-				return true;
-			}
-		}
-	}
-	return true;
-}
-
 
 /*
  * Destroy: the consumer is gone, and destroy (or its retry work, the two

@@ -50,7 +50,7 @@ XDP_TABLES = {"id": (0, "lookup"), "lfht": (1, "lookup_rculfhash")}
 # The program compares the two XDP return paths within one run, so it needs
 # both compiled in, and the table its lookup reads.
 XDP_CONFIG = {"id": ("CONFIG_PAGEPOOL_XDP_RETURN_DIRECT", "CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP",
-                     "CONFIG_PAGEPOOL_XDP_TABLE_XARRAY"),
+                     "CONFIG_PAGEPOOL_XDP_TABLE_ID"),
               "lfht": ("CONFIG_PAGEPOOL_XDP_RETURN_DIRECT", "CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP",
                        "CONFIG_PAGEPOOL_XDP_TABLE_RCULFHASH")}
 # The target, direct <= 0.7 x lookup per frame, applies to the returns
