@@ -45,13 +45,13 @@ static long page_pool_frag_unbias(struct page_pool *pool, netmem_ref netmem)
 	long drain_count = BIAS_MAX - pool->frag_users;
 	long ret;
 
-	/* Acquire: as page_pool_unref_netmem(), the users' reads of the page
-	 * happen before we recycle it. */
+	/* U1' (acquire), as in page_pool_unref_netmem(): the users' reads of
+	 * the page happen before we recycle it. */
 	if (atomic_long_read_acquire(pp_ref_count) == drain_count) {
 		atomic_long_set(pp_ref_count, 1);
 		return 0;
 	}
-	ret = atomic_long_sub_return(drain_count, pp_ref_count);
+	ret = atomic_long_sub_return(drain_count, pp_ref_count);	/* U1 */
 	if (likely(ret > 0))
 		return ret;
 	if (ret == 0) {

@@ -114,7 +114,7 @@ struct pp_region_provider {
 	spinlock_t lock;		/* free stack; releases come from any CPU */
 	struct net_iov **free_stack;
 	unsigned int nr_free;
-	int users;			/* pools using it */
+	atomic_t users;			/* pools using it (a count: relaxed) */
 };
 
 static const struct memory_provider_ops region_ops;
@@ -168,7 +168,7 @@ static int region_init(struct page_pool *pool)
 		return -E2BIG;
 	if (pool->p.dev != rp->dev || pool->p.dma_dir != DMA_FROM_DEVICE)
 		return -EINVAL;
-	__atomic_fetch_add(&rp->users, 1, __ATOMIC_RELAXED);
+	atomic_inc(&rp->users);
 	return 0;
 }
 
@@ -176,7 +176,7 @@ static void region_destroy(struct page_pool *pool)
 {
 	struct pp_region_provider *rp = pool->mp_priv;
 
-	__atomic_fetch_sub(&rp->users, 1, __ATOMIC_RELAXED);
+	atomic_dec(&rp->users);
 }
 
 static const struct memory_provider_ops region_ops = {
@@ -303,7 +303,7 @@ int pp_region_provider_destroy(struct pp_region_provider *rp)
 	if (IS_ERR_OR_NULL(rp))
 		return -EINVAL;
 	if (pp_region_provider_free(rp) != rp->nr_niovs ||
-	    __atomic_load_n(&rp->users, __ATOMIC_RELAXED))
+	    atomic_read(&rp->users))
 		return -EBUSY;
 	region_free(rp);
 	return 0;

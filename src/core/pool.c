@@ -172,7 +172,7 @@ int pp_page_pool_set_test_hook(pp_page_pool_hook_fn fn, void *arg)
 {
 	WRITE_ONCE(ppcore_hook_arg, arg);
 	/* H1: the argument is seen by whoever sees the hook (H1'). */
-	smp_store_release(&ppcore_hook_fn, fn);
+	smp_store_release(&ppcore_hook_fn, fn);	/* H1 */
 	return 0;
 }
 

@@ -90,6 +90,7 @@ static __always_inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
 	 * before its seq_cst decrement; acquiring that value orders them
 	 * before our recycle or free, which rewrites those words. A plain
 	 * load on x86; found by the TSan stress (docs/RELIABILITY.md).
+	 * U1' here, against U1, the fully ordered decrement below.
 	 */
 	if (atomic_long_read_acquire(pp_ref_count) == nr) {
 		/* Last user: leave one reference for the next owner (the
@@ -99,7 +100,7 @@ static __always_inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
 		return 0;
 	}
 
-	ret = atomic_long_sub_return(nr, pp_ref_count);
+	ret = atomic_long_sub_return(nr, pp_ref_count);	/* U1 */
 	if (unlikely(ret <= 0)) {
 		if (ret < 0) {
 			__page_pool_unref_underflow(netmem, nr, ret);
