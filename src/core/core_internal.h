@@ -190,7 +190,8 @@ static inline void ppcore_track_detach(struct page_pool *pool, netmem_ref netmem
 void ppcore_track_unmap_all(struct page_pool *pool);
 
 /*
- * The seeds' fixes (pool.c). Without CONFIG_PAGEPOOL_FIX_SWITCHES (every
+ * The fixes that can be switched off to show their bugs (pool.c;
+ * PP_FIX_NAPI_LOCAL_RCU, Yunsheng Lin's napi_local fix). Without CONFIG_PAGEPOOL_FIX_SWITCHES (every
  * build but the all-designs one) they are always on, and the test is a
  * constant.
  */

@@ -64,7 +64,7 @@ static struct ppcore_design_axis ppcore_track_axis = {
 	.names = { [PP_DMA_TRACK_INDEX] = "index", [PP_DMA_TRACK_ITEMS] = "items",
 		   [PP_DMA_TRACK_OFF] = "off" },
 	.nr = 3,
-	/* "off" is the behaviour before the fix: only where the seeds'
+	/* "off" is the behaviour before the DMA-unbind fix: only where the
 	 * fixes can be switched off. */
 	.built_mask = (IS_ENABLED(CONFIG_PAGEPOOL_DMA_TRACK_INDEX) << PP_DMA_TRACK_INDEX) |
 		      (IS_ENABLED(CONFIG_PAGEPOOL_DMA_TRACK_ITEMS) << PP_DMA_TRACK_ITEMS) |

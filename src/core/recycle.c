@@ -127,8 +127,9 @@ static __always_inline void page_pool_put_in_ring(struct page_pool *pool, netmem
 /*
  * A put that did not say it is the pool's consumer, made in softirq to a
  * pool with a NAPI or an owner CPU: it may be the consumer anyway
- * (napi-local). The seeds' napi_local fix decides and recycles inside one
- * RCU read-side section (re-reading napi and cpuid in it), so
+ * (napi-local). The napi_local fix (Yunsheng Lin, "fix two bugs related
+ * to page_pool") decides and recycles inside one RCU read-side section
+ * (re-reading napi and cpuid in it), so
  * page_pool_destroy(), which waits a grace period after disabling direct
  * recycling, cannot empty the cache between our decision and our push.
  * (In softirq this nests: cheap.)
@@ -171,7 +172,7 @@ static noinline void page_pool_put_unrefed_slow(struct page_pool *pool, netmem_r
 						unsigned int dma_sync_size, bool allow_direct)
 {
 	/* Direct recycling into a cache that destroy emptied for the last
-	 * time loses the page: report it (the seeds' debug check) and take
+	 * time loses the page: report it (the debug check of that series) and take
 	 * the ring instead, which destroy keeps emptying. */
 	if (allow_direct && unlikely(READ_ONCE(pool->dying))) {
 		WARN_ONCE(1, "page_pool %u: direct recycle into a destroyed pool; the page takes the ring",

@@ -90,7 +90,7 @@ static void page_pool_empty_alloc_cache_once(struct page_pool *pool)
  *   WAIT_NAPI  the napi_local fix: wait for a put that decided napi-local
  *              before direct recycling was disabled, then empty the alloc
  *              cache again (its page may be there now).
- * As in the kernel (and the seeds' fix in its last form), nothing is
+ * As in the kernel (and Yunsheng Lin's fix in its last form), nothing is
  * waited for when no page is out: destroy from softirq - the kernel's
  * bench module destroys its pool in a tasklet - then waits for nothing.
  * With pages out, waiting is not possible in atomic context (the kernel

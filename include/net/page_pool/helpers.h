@@ -429,7 +429,7 @@ static inline bool page_pool_is_unreadable(struct page_pool *pool)
 	return !!pool->mp_ops;
 }
 
-/* The seeds' page -> pool API (Yunsheng Lin, "page_pool: introduce
+/* Yunsheng Lin's page -> pool API (Yunsheng Lin, "page_pool: introduce
  * page_pool_to_pp() API"): drivers ask, instead of reading page->pp. */
 static inline struct page_pool *page_pool_to_pp(struct page *page)
 {
