@@ -48,6 +48,40 @@
 
 #include "core/core_internal.h"
 
+#define PP_LANE_SIZE	256	/* slots per lane, at most the ring's size */
+
+/*
+ * A lane: its ring, the producer's count of pages it put in (the `ring`
+ * statistic for lane returns) and the end of the ring credits it holds
+ * (credit_end - produced of them are unspent); both are producer-written
+ * only.
+ *
+ * Ring credits keep the lanes within the kernel's bound: a pool never
+ * holds more returned pages than its ptr_ring would (pool_size, 1024 when
+ * 0, at most 16384). The pool starts with that many credits; a page put
+ * into a lane or the shared ring spends one, and the consumer gives them
+ * back as it refills. A producer takes credits from the pool in batches
+ * so the common put needs no atomic; the price is that a lane keeps what
+ * it did not spend until its CPU puts again. What all lanes keep together
+ * is capped at a 32nd of the ring (page_pool_credits_keep_max()), so
+ * with several returning CPUs a put may find the pool "full" at most that
+ * many pages earlier than the kernel's ring would, however many CPUs went
+ * quiet with credits in hand. A lane is a
+ * ptr_ring of min(ring size, PP_LANE_SIZE) slots; when that is the whole
+ * ring size, a full lane is a full ring (no spill), so with one returning
+ * CPU ring and ring_full count exactly as the kernel's, consumed slots
+ * that the consumer clears only a batch at a time included. A smaller
+ * lane (pool_size > 256) spills into the shared ring: the same counts
+ * as long as the consumer keeps up with neither ring wrapping onto
+ * uncleared slots.
+ */
+struct pp_lane {
+	struct ptr_ring ring;
+	u64 produced;
+	u64 credit_end;
+	u32 credits_kept;	/* declared in page_pool::ring_credits */
+};
+
 static __always_inline bool page_pool_has_lanes(const struct page_pool *pool)
 {
 #if IS_ENABLED(CONFIG_PAGEPOOL_RING_LANES) && IS_ENABLED(CONFIG_PAGEPOOL_RING_PTR_RING)

@@ -52,71 +52,7 @@ struct pp_alloc_cache {
 #define PAGE_POOL_DEFAULT_RING_SIZE	1024
 #define PAGE_POOL_MAX_RING_SIZE		16384
 
-/*
- * Where non-direct returns go (pagepool's own choice; see
- * pp_page_pool_set_ring_mode() in <pagepool/core.h>):
- *   PP_RING_LANES     one single-producer lane per returning CPU, no lock
- *                     and no atomic read-modify-write; a full lane spills
- *                     into the shared ring. The default.
- *   PP_RING_PTR_RING  the kernel's design: one ring, producers serialised
- *                     by its producer spinlock.
- */
-enum pp_ring_mode {
-	PP_RING_LANES,
-	PP_RING_PTR_RING,
-};
-#define PP_LANE_SIZE	256	/* slots per lane, at most the ring's size */
-
-/*
- * How a pool tracks its DMA-mapped pages so page_pool_destroy() can unmap
- * the ones still in flight while the device is bound (the IOMMU crash at
- * driver unbind; see docs/DMA_SAFETY.md and <pagepool/core.h>):
- *   PP_DMA_TRACK_INDEX  upstream v6.15's design: an index in pp_magic and a
- *                       per-pool table, unmap-once by compare-and-exchange;
- *                       costs only at map and unmap. The default.
- *   PP_DMA_TRACK_ITEMS  Yunsheng Lin's design: every page points at a 16-byte
- *                       page_pool_item in a page-sized block that names the
- *                       pool; hold/release item lists.
- *   PP_DMA_TRACK_OFF    no tracking: the behaviour before the fix.
- */
-enum pp_dma_tracking {
-	PP_DMA_TRACK_INDEX,
-	PP_DMA_TRACK_ITEMS,
-	PP_DMA_TRACK_OFF,
-};
-
-/*
- * A lane: its ring, the producer's count of pages it put in (the `ring`
- * statistic for lane returns) and the end of the ring credits it holds
- * (credit_end - produced of them are unspent); both are producer-written
- * only.
- *
- * Ring credits keep the lanes within the kernel's bound: a pool never
- * holds more returned pages than its ptr_ring would (pool_size, 1024 when
- * 0, at most 16384). The pool starts with that many credits; a page put
- * into a lane or the shared ring spends one, and the consumer gives them
- * back as it refills. A producer takes credits from the pool in batches
- * so the common put needs no atomic; the price is that a lane keeps what
- * it did not spend until its CPU puts again. What all lanes keep together
- * is capped at a 32nd of the ring (page_pool_credits_keep_max()), so
- * with several returning CPUs a put may find the pool "full" at most that
- * many pages earlier than the kernel's ring would, however many CPUs went
- * quiet with credits in hand. A lane is a
- * ptr_ring of min(ring size, PP_LANE_SIZE) slots; when that is the whole
- * ring size, a full lane is a full ring (no spill), so with one returning
- * CPU ring and ring_full count exactly as the kernel's, consumed slots
- * that the consumer clears only a batch at a time included. A smaller
- * lane (pool_size > 256) spills into the shared ring: the same counts
- * as long as the consumer keeps up with neither ring wrapping onto
- * uncleared slots.
- */
-struct pp_lane {
-	struct ptr_ring ring;
-	u64 produced;
-	u64 credit_end;
-	u32 credits_kept;	/* declared in page_pool::ring_credits */
-};
-
+struct pp_lane;	/* src/core/ring.h: pagepool's lanes design */
 struct device;
 struct napi_struct;
 struct net_device;
