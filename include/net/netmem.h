@@ -11,6 +11,7 @@
 #define _PP_NET_NETMEM_H
 
 #include <linux/atomic.h>
+#include <linux/kconfig.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/stddef.h>
@@ -120,10 +121,12 @@ static inline bool netmem_is_pp(netmem_ref netmem)
 
 /*
  * The page -> pool link. Normally the pp field is the pool. Pools that
- * track their DMA mappings with the seeds' page_pool_item design store the
- * page's item there instead, tagged with bit 0 (PP_ITEM_TAG); the item
- * lives in a page-aligned block whose first word is the pool. Either way
- * this is the pool (or NULL), and page_pool_to_pp() is this.
+ * track their DMA mappings with the page_pool_item design
+ * (PP_DMA_TRACK_ITEMS) store the page's item there instead, tagged with
+ * bit 0 (PP_ITEM_TAG); the item lives in a page-aligned block whose first
+ * word is the pool. Either way this is the pool (or NULL), and
+ * page_pool_to_pp() is this. A build without that design has no tagged
+ * link, and no test for one.
  */
 #define PP_ITEM_TAG	0x1UL
 
@@ -131,7 +134,7 @@ static inline struct page_pool *netmem_get_pp(netmem_ref netmem)
 {
 	unsigned long v = (unsigned long)READ_ONCE(__netmem_clear_lsb(netmem)->pp);
 
-	if (unlikely(v & PP_ITEM_TAG))
+	if (IS_ENABLED(CONFIG_PAGEPOOL_DMA_TRACK_ITEMS) && unlikely(v & PP_ITEM_TAG))
 		return READ_ONCE(*(struct page_pool **)(v & PAGE_MASK));
 	return (struct page_pool *)v;
 }

@@ -70,7 +70,7 @@ static bool page_pool_dma_map(struct page_pool *pool, netmem_ref netmem, gfp_t g
 		goto unmap_failed;
 	}
 	/* Recorded, so destroy can unmap it if it is still out then. */
-	if (pool->dma_tracked && ppcore_track_mapped(pool, netmem))
+	if (ppcore_dma_tracked(pool) && ppcore_track_mapped(pool, netmem))
 		goto unset_failed;
 
 	/* A fresh mapping is synced for the whole area the device may use. */
@@ -80,8 +80,7 @@ static bool page_pool_dma_map(struct page_pool *pool, netmem_ref netmem, gfp_t g
 unset_failed:
 	page_pool_set_dma_addr_netmem(netmem, 0);
 unmap_failed:
-	dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order, pool->p.dma_dir,
-			     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+	ppcore_dma_unmap_page(pool, dma);
 	return false;
 }
 

@@ -166,28 +166,7 @@ int page_pool_list(struct page_pool *pool);
 void page_pool_detached(struct page_pool *pool);
 void page_pool_unlist(struct page_pool *pool);
 
-/* dma_track.c */
-int ppcore_track_init(struct page_pool *pool);
-void ppcore_track_free(struct page_pool *pool);
-bool __ppcore_track_attach(struct page_pool *pool, netmem_ref netmem);
-void __ppcore_track_detach(struct page_pool *pool, netmem_ref netmem);
-
-/* Only ITEMS tracking does anything here; the others just link the pool. */
-static inline bool ppcore_track_attach(struct page_pool *pool, netmem_ref netmem)
-{
-	if (likely(pool->dma_tracking != PP_DMA_TRACK_ITEMS) || netmem_is_net_iov(netmem)) {
-		WRITE_ONCE(__netmem_clear_lsb(netmem)->pp, pool);
-		return true;
-	}
-	return __ppcore_track_attach(pool, netmem);
-}
-
-static inline void ppcore_track_detach(struct page_pool *pool, netmem_ref netmem)
-{
-	if (unlikely(pool->dma_tracking == PP_DMA_TRACK_ITEMS))
-		__ppcore_track_detach(pool, netmem);
-}
-void ppcore_track_unmap_all(struct page_pool *pool);
+/* DMA tracking: src/core/dma_track.h. */
 
 /*
  * The fixes that can be switched off to show their bugs (pool.c;

@@ -109,7 +109,7 @@ static void page_pool_scrub(struct page_pool *pool)
 {
 	if (!pool->destroy_cnt && pool->dma_map &&
 	    ((READ_ONCE(pool->dma_sync) && dma_dev_need_sync(pool->p.dev)) ||
-	     pool->dma_tracked)) {
+	     ppcore_dma_tracked(pool))) {
 		/* Stop syncing for the device ("skip dma sync operation for
 		 * inflight pages"); recyclers sync inside an RCU read
 		 * section, so a grace period lets those that saw the old
@@ -128,7 +128,7 @@ static void page_pool_scrub(struct page_pool *pool)
 			pool->destroy_wait &= ~PP_DESTROY_WAIT_DMA;
 		} else if (page_pool_destroy_may_wait()) {
 			synchronize_net();
-			if (pool->dma_tracked) {
+			if (ppcore_dma_tracked(pool)) {
 				/* Unmap every page still mapped while the
 				 * device is bound; then wait for releases
 				 * that claimed a mapping first and are
@@ -247,7 +247,7 @@ static void __page_pool_release_netmem_dma(struct page_pool *pool, netmem_ref ne
 	/* Read first: a claimer that is not us (destroy's scrub) holds no
 	 * page reference and may clear it once it wins. */
 	dma = page_pool_get_dma_addr_netmem(netmem);
-	if (pool->dma_tracked) {
+	if (ppcore_dma_tracked(pool)) {
 		/* Unmap only if destroy did not do it already; inside an RCU
 		 * read-side section, so destroy can wait for a claim-and-unmap
 		 * in progress before the driver unbinds the device. (Softirq
@@ -257,16 +257,12 @@ static void __page_pool_release_netmem_dma(struct page_pool *pool, netmem_ref ne
 		if (rcu)
 			rcu_read_lock();
 		if (ppcore_track_claim_unmap(pool, netmem))
-			dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
-					     pool->p.dma_dir,
-					     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+			ppcore_dma_unmap_page(pool, dma);
 		if (rcu)
 			rcu_read_unlock();
 		netmem_set_dma_index(netmem, 0);
 	} else {
-		dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
-				     pool->p.dma_dir,
-				     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+		ppcore_dma_unmap_page(pool, dma);
 	}
 	page_pool_set_dma_addr_netmem(netmem, 0);
 }
