@@ -191,8 +191,7 @@ static __always_inline enum pp_lane_put page_pool_lane_produce(struct page_pool 
 	if (unlikely(lane->produced == lane->credit_end) &&
 	    !page_pool_lane_credits_refill(pool, lane))
 		return PP_LANE_NO_CREDIT;
-	slot = __ptr_ring_reserve(&lane->ring);
-	if (unlikely(!slot)) {
+	if (unlikely(!__ptr_ring_reserve(&lane->ring, &slot))) {
 		/* A lane as large as the pool's ring is full where the
 		 * kernel's ring would be (the same ptr_ring, the same slots
 		 * still uncleared): ring full, and the credit goes back (a
