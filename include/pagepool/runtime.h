@@ -8,6 +8,7 @@
  */
 #ifndef _PAGEPOOL_RUNTIME_H
 #define _PAGEPOOL_RUNTIME_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -205,4 +206,5 @@ void pp_workqueue_run_all(void);
 }
 #endif
 
+#pragma GCC visibility pop
 #endif /* _PAGEPOOL_RUNTIME_H */
