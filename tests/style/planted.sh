@@ -91,7 +91,7 @@ outside-ref)
 	echo "tests/planted.c:2" >>"$work/expect"
 	printf 'Since %s 12, and %s-7.\n' "$i" "$i" >"$tree/docs/PLANTED.md"
 	echo "docs/PLANTED.md:1" >>"$work/expect"
-	printf '%s\n/* Issue #5 */\n' "$spdx" >"$tree/include/linux/planted.h"
+	printf '%s\n/* %s #5 */\n' "$spdx" Issue >"$tree/include/linux/planted.h"
 	echo "include/linux/planted.h:2" >>"$work/expect"
 	# Not pointers: a word that ends in "issue", a count of issues.
 	printf '%s\n/* tissue 3; issues: none */\n' "$spdx" >"$tree/bench/planted.c"
