@@ -65,6 +65,15 @@ __attribute__((weak)) unsigned long __pp_tsan_fence_word;
 #define smp_load_acquire(p)	__atomic_load_n((p), __PP_ACQ)
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __PP_REL)
 #define smp_store_mb(var, v)	__atomic_store_n(&(var), (v), __PP_SC)
+/*
+ * Not the kernel's: the load that pairs with smp_store_mb() and with the
+ * fully ordered RMWs in a store-buffering handshake ("I announce, then
+ * look at yours" on both sides): both sides' accesses are in the single
+ * sequentially consistent order, so one side sees the other. Kernel code
+ * writes smp_mb() then READ_ONCE(); here that would be a fence (mfence)
+ * where x86 needs none: a sequentially consistent load is a plain load.
+ */
+#define smp_load_mb(p)		__atomic_load_n((p), __PP_SC)
 
 /* Generic value ops on any scalar lvalue, as the kernel's. */
 #define xchg(ptr, v)		__atomic_exchange_n((ptr), (v), __PP_SC)
@@ -138,6 +147,8 @@ static inline T P##_fetch_add_relaxed(T i, A *v)			\
 { return __atomic_fetch_add(&v->counter, i, __PP_RLX); }		\
 static inline T P##_fetch_sub(T i, A *v)				\
 { return __atomic_fetch_sub(&v->counter, i, __PP_SC); }			\
+static inline T P##_fetch_sub_release(T i, A *v)			\
+{ return __atomic_fetch_sub(&v->counter, i, __PP_REL); }		\
 static inline T P##_fetch_or(T i, A *v)					\
 { return __atomic_fetch_or(&v->counter, i, __PP_SC); }			\
 static inline bool P##_dec_and_test(A *v)				\

@@ -10,6 +10,7 @@
  */
 #ifndef _PP_LINUX_BOTTOM_HALF_H
 #define _PP_LINUX_BOTTOM_HALF_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdbool.h>
 #include <linux/compiler.h>
@@ -55,4 +56,5 @@ static inline void __pp_before_sleep(void)
 		__pp_softirq_before_sleep();
 }
 
+#pragma GCC visibility pop
 #endif

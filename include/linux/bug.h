@@ -12,6 +12,7 @@
  */
 #ifndef _PP_LINUX_BUG_H
 #define _PP_LINUX_BUG_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdbool.h>
 #include <linux/compiler.h>
@@ -61,4 +62,5 @@ __cold __noreturn void __pp_bug(const char *file, int line, const char *what);
 #define VM_WARN_ON_ONCE(cond)		((void)WARN_ON_ONCE(cond))
 #define DEBUG_NET_WARN_ON_ONCE(cond)	((void)WARN_ON_ONCE(cond))
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_BUG_H */

@@ -19,6 +19,7 @@
  */
 #ifndef _PP_LINUX_BUILD_BUG_H
 #define _PP_LINUX_BUILD_BUG_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #define BUILD_BUG_ON_MSG(cond, msg)	_Static_assert(!(cond), msg)
 #define BUILD_BUG_ON(cond)		_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
@@ -45,4 +46,5 @@ void __pp_build_bug_failed(const char *file, int line);
 
 #define BUILD_BUG()		__pp_compiletime_error("BUILD_BUG failed")
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_BUILD_BUG_H */

@@ -59,8 +59,15 @@
 /* Is this an expression the compiler can evaluate at build time? */
 #define __builtin_constant(x)	__builtin_constant_p(x)
 
+/* C++ (the pp_* headers declare extern "C" and use READ_ONCE()) spells
+ * it static_assert. */
+#ifdef __cplusplus
+#define __pp_static_assert	static_assert
+#else
+#define __pp_static_assert	_Static_assert
+#endif
 #define __scalar_once_ok(x)						\
-	_Static_assert(sizeof(x) == 1 || sizeof(x) == 2 ||		\
+	__pp_static_assert(sizeof(x) == 1 || sizeof(x) == 2 ||		\
 		       sizeof(x) == 4 || sizeof(x) == 8,		\
 		       "READ_ONCE/WRITE_ONCE need a scalar of 1, 2, 4 or 8 bytes")
 

@@ -13,6 +13,7 @@
  */
 #ifndef _PP_LINUX_CPUMASK_H
 #define _PP_LINUX_CPUMASK_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdbool.h>
 #include <linux/bitops.h>
@@ -293,4 +294,5 @@ static inline void free_cpumask_var(cpumask_var_t mask)
 	(void)mask;
 }
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_CPUMASK_H */

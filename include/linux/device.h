@@ -16,6 +16,7 @@
  */
 #ifndef _PP_LINUX_DEVICE_H
 #define _PP_LINUX_DEVICE_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/kernel.h>
 #include <linux/printk.h>
@@ -93,4 +94,5 @@ void device_release_driver(struct device *dev);
 #define dev_warn_once(dev, fmt, ...) \
 	printk_once(KERN_WARNING "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
 
+#pragma GCC visibility pop
 #endif

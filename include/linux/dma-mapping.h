@@ -44,6 +44,7 @@
  */
 #ifndef _PP_LINUX_DMA_MAPPING_H
 #define _PP_LINUX_DMA_MAPPING_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/bug.h>
 #include <linux/cache.h>
@@ -572,4 +573,5 @@ static inline int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
 	do { __typeof__(PTR) __p __maybe_unused = PTR; } while (0)
 #endif
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_DMA_MAPPING_H */

@@ -2,6 +2,7 @@
 /* Ethernet device allocation and MAC address helpers. Layer: runtime. */
 #ifndef _PP_LINUX_ETHERDEVICE_H
 #define _PP_LINUX_ETHERDEVICE_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
@@ -49,4 +50,5 @@ static inline void eth_hw_addr_random(struct net_device *dev)
 	eth_random_addr(dev->dev_addr_storage);
 }
 
+#pragma GCC visibility pop
 #endif

@@ -15,6 +15,7 @@
  */
 #ifndef _PP_LINUX_GFP_H
 #define _PP_LINUX_GFP_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/gfp_types.h>
 #include <linux/mm_types.h>
@@ -65,4 +66,5 @@ void free_pages(unsigned long addr, unsigned int order);
  * A page with a non-zero refcount is reported and left alone. */
 void free_unref_page(struct page *page, unsigned int order);
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_GFP_H */

@@ -34,6 +34,7 @@
  */
 #ifndef _PP_LINUX_INTERRUPT_H
 #define _PP_LINUX_INTERRUPT_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -185,4 +186,5 @@ static inline void tasklet_enable(struct tasklet_struct *t)
  */
 void tasklet_kill(struct tasklet_struct *t);
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_INTERRUPT_H */

@@ -2,6 +2,7 @@
 /* jiffies: milliseconds of CLOCK_MONOTONIC (HZ = 1000). Layer: runtime. */
 #ifndef _PP_LINUX_JIFFIES_H
 #define _PP_LINUX_JIFFIES_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/types.h>
 
@@ -31,4 +32,5 @@ static inline unsigned long usecs_to_jiffies(unsigned int u)
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 #define time_before_eq(a, b)	time_after_eq(b, a)
 
+#pragma GCC visibility pop
 #endif

@@ -19,6 +19,7 @@
  */
 #ifndef _PP_LINUX_KSTRTOX_H
 #define _PP_LINUX_KSTRTOX_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdbool.h>
 #include <linux/compiler.h>
@@ -65,4 +66,5 @@ long long simple_strtoll(const char *cp, char **endp, unsigned int base);
 unsigned long simple_strtoul(const char *cp, char **endp, unsigned int base);
 long simple_strtol(const char *cp, char **endp, unsigned int base);
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_KSTRTOX_H */

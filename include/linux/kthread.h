@@ -20,6 +20,7 @@
  */
 #ifndef _PP_LINUX_KTHREAD_H
 #define _PP_LINUX_KTHREAD_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
@@ -105,4 +106,5 @@ static inline bool kthread_should_stop_or_park(void)
 /* The @data a kthread was created with. */
 void *kthread_data(struct task_struct *k);
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_KTHREAD_H */

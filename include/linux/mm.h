@@ -12,6 +12,7 @@
  */
 #ifndef _PP_LINUX_MM_H
 #define _PP_LINUX_MM_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -250,4 +251,5 @@ static inline bool page_pool_page_is_pp(const struct page *page)
 	return (READ_ONCE(page->pp_magic) & PP_MAGIC_MASK) == PP_SIGNATURE;
 }
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_MM_H */

@@ -31,6 +31,7 @@
  */
 #ifndef _PP_LINUX_MODULEPARAM_H
 #define _PP_LINUX_MODULEPARAM_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
@@ -292,4 +293,5 @@ extern const struct kernel_param_ops param_ops_string;
 int param_set_copystring(const char *val, const struct kernel_param *kp);
 int param_get_string(char *buffer, const struct kernel_param *kp);
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_MODULEPARAM_H */

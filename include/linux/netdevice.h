@@ -21,6 +21,7 @@
  */
 #ifndef _PP_LINUX_NETDEVICE_H
 #define _PP_LINUX_NETDEVICE_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include_next <linux/netdevice.h>
 
@@ -355,4 +356,5 @@ static inline bool napi_is_scheduled(struct napi_struct *n)
 void napi_assert_will_not_race(const struct napi_struct *napi);
 
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_NETDEVICE_H */

@@ -21,6 +21,7 @@
  */
 #ifndef _PP_LINUX_PERCPU_H
 #define _PP_LINUX_PERCPU_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
@@ -76,4 +77,5 @@ do {									\
 #define __this_cpu_inc(pcp)	this_cpu_inc(pcp)
 #define __this_cpu_add(pcp, v)	this_cpu_add(pcp, v)
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_PERCPU_H */

@@ -9,6 +9,7 @@
  */
 #ifndef _PP_LINUX_PREEMPT_H
 #define _PP_LINUX_PREEMPT_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/compiler.h>
 
@@ -70,4 +71,5 @@ static inline unsigned int preempt_count(void)
 #define migrate_disable()	do { } while (0)
 #define migrate_enable()	do { } while (0)
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_PREEMPT_H */

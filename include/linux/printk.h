@@ -7,6 +7,7 @@
  */
 #ifndef _PP_LINUX_PRINTK_H
 #define _PP_LINUX_PRINTK_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdarg.h>
 #include <linux/compiler.h>
@@ -82,4 +83,5 @@ bool __pp_ratelimit(struct pp_ratelimit *rs);
 #define pr_err_ratelimited(fmt, ...)  printk_ratelimited(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
 #define net_warn_ratelimited(fmt, ...) pr_warn_ratelimited(fmt, ##__VA_ARGS__)
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_PRINTK_H */

@@ -16,6 +16,7 @@
  */
 #ifndef _PP_LINUX_RCUPDATE_H
 #define _PP_LINUX_RCUPDATE_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/bottom_half.h>
 #include <linux/compiler.h>
@@ -70,4 +71,5 @@ void __pp_kfree_rcu(struct rcu_head *head, unsigned long offset);
 #define rcu_assign_pointer(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 #define RCU_INIT_POINTER(p, v)		WRITE_ONCE(p, v)
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_RCUPDATE_H */

@@ -3,6 +3,7 @@
  * Layer: runtime. */
 #ifndef _PP_LINUX_RTNETLINK_H
 #define _PP_LINUX_RTNETLINK_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdbool.h>
 
@@ -11,4 +12,5 @@ void rtnl_unlock(void);
 bool rtnl_is_locked(void);
 #define ASSERT_RTNL()	do { } while (0)
 
+#pragma GCC visibility pop
 #endif

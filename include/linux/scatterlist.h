@@ -20,6 +20,7 @@
  */
 #ifndef _PP_LINUX_SCATTERLIST_H
 #define _PP_LINUX_SCATTERLIST_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/bug.h>
 #include <linux/gfp.h>
@@ -257,4 +258,5 @@ size_t sg_pcopy_to_buffer(struct scatterlist *sgl, unsigned int nents,
 size_t sg_zero_buffer(struct scatterlist *sgl, unsigned int nents,
 		      size_t buflen, off_t skip);
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_SCATTERLIST_H */

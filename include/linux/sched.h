@@ -25,6 +25,7 @@
  */
 #ifndef _PP_LINUX_SCHED_H
 #define _PP_LINUX_SCHED_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include_next <linux/sched.h>
 
@@ -166,4 +167,5 @@ static inline void yield(void)
 	sched_yield();
 }
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_SCHED_H */

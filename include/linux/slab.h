@@ -8,6 +8,7 @@
  */
 #ifndef _PP_LINUX_SLAB_H
 #define _PP_LINUX_SLAB_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/gfp_types.h>
 #include <linux/overflow.h>
@@ -61,4 +62,5 @@ static inline void *kmemdup(const void *src, size_t len, gfp_t gfp)
 	return p;
 }
 
+#pragma GCC visibility pop
 #endif

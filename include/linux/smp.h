@@ -11,6 +11,7 @@
  */
 #ifndef _PP_LINUX_SMP_H
 #define _PP_LINUX_SMP_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/compiler.h>
 #include <linux/kconfig.h>
@@ -38,4 +39,5 @@ static inline int smp_processor_id(void)
 #define get_cpu()		({ preempt_disable(); smp_processor_id(); })
 #define put_cpu()		preempt_enable()
 
+#pragma GCC visibility pop
 #endif

@@ -10,6 +10,7 @@
  */
 #ifndef _PP_LINUX_SPINLOCK_H
 #define _PP_LINUX_SPINLOCK_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/bottom_half.h>
 #include <linux/compiler.h>
@@ -91,4 +92,5 @@ static inline bool spin_trylock_bh(spinlock_t *lock)
 
 #include <linux/bug.h>
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_SPINLOCK_H */

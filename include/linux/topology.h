@@ -6,6 +6,7 @@
  */
 #ifndef _PP_LINUX_TOPOLOGY_H
 #define _PP_LINUX_TOPOLOGY_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/numa.h>
 #include <linux/smp.h>
@@ -32,4 +33,5 @@ static inline int numa_mem_id(void)
 
 #define nr_node_ids	(__atomic_load_n(&__pp_nr_nodes, __ATOMIC_RELAXED))
 
+#pragma GCC visibility pop
 #endif

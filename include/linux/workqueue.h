@@ -11,6 +11,7 @@
  */
 #ifndef _PP_LINUX_WORKQUEUE_H
 #define _PP_LINUX_WORKQUEUE_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/kernel.h>
 #include <linux/types.h>
@@ -84,4 +85,5 @@ static inline bool schedule_delayed_work(struct delayed_work *dw, unsigned long 
 	return queue_delayed_work(system_wq, dw, delay);
 }
 
+#pragma GCC visibility pop
 #endif /* _PP_LINUX_WORKQUEUE_H */

@@ -83,6 +83,7 @@
  */
 #ifndef _PP_NET_XDP_H
 #define _PP_NET_XDP_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/bpf.h>		/* UAPI: XDP_PACKET_HEADROOM, enum xdp_action, xdp_md */
 
@@ -789,4 +790,5 @@ struct xdp_metadata_ops {
 			       u16 *vlan_tci);
 };
 
+#pragma GCC visibility pop
 #endif /* _PP_NET_XDP_H */

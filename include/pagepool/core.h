@@ -12,6 +12,7 @@
  */
 #ifndef _PAGEPOOL_CORE_H
 #define _PAGEPOOL_CORE_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -206,4 +207,5 @@ int pp_region_provider_destroy(struct pp_region_provider *rp);
 }
 #endif
 
+#pragma GCC visibility pop
 #endif /* _PAGEPOOL_CORE_H */

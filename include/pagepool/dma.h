@@ -18,6 +18,7 @@
  */
 #ifndef _PAGEPOOL_DMA_H
 #define _PAGEPOOL_DMA_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -148,4 +149,5 @@ int pp_dma_device_read(struct device *dev, dma_addr_t addr, void *dst,
 }
 #endif
 
+#pragma GCC visibility pop
 #endif /* _PAGEPOOL_DMA_H */

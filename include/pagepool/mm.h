@@ -6,6 +6,7 @@
  */
 #ifndef _PAGEPOOL_MM_H
 #define _PAGEPOOL_MM_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -112,4 +113,5 @@ void pp_mem_drain_local(void);
 }
 #endif
 
+#pragma GCC visibility pop
 #endif /* _PAGEPOOL_MM_H */

@@ -8,12 +8,14 @@
  */
 #ifndef _PAGEPOOL_RUNTIME_H
 #define _PAGEPOOL_RUNTIME_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <generated/autoconf.h>
+#include <linux/compiler.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -174,7 +176,7 @@ bool __pp_should_fail_slow(enum pp_fault_point point);
 
 static inline bool pp_should_fail(enum pp_fault_point point)
 {
-	if (__builtin_expect(!__atomic_load_n(&__pp_fault_armed, __ATOMIC_RELAXED), 1))
+	if (__builtin_expect(!READ_ONCE(__pp_fault_armed), 1))
 		return false;
 	return __pp_should_fail_slow(point);
 }
@@ -205,4 +207,5 @@ void pp_workqueue_run_all(void);
 }
 #endif
 
+#pragma GCC visibility pop
 #endif /* _PAGEPOOL_RUNTIME_H */

@@ -7,6 +7,7 @@
  */
 #ifndef _PAGEPOOL_XDP_H
 #define _PAGEPOOL_XDP_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,4 +65,5 @@ unsigned int pp_xdp_mem_id_count(void);
 }
 #endif
 
+#pragma GCC visibility pop
 #endif /* _PAGEPOOL_XDP_H */

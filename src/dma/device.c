@@ -89,12 +89,12 @@
  */
 
 __thread unsigned int ppdma_slot_idx __attribute__((tls_model("initial-exec"))) = UINT_MAX;
-static unsigned int ppdma_slot_next;
-static unsigned long ppdma_dev_ids;
+static atomic_t ppdma_slot_next;
+static atomic_long_t ppdma_dev_ids;
 
 unsigned int ppdma_slot_assign(void)
 {
-	unsigned int i = __atomic_fetch_add(&ppdma_slot_next, 1, __ATOMIC_RELAXED);
+	unsigned int i = (unsigned int)atomic_fetch_add_relaxed(1, &ppdma_slot_next);
 
 	ppdma_slot_idx = i % PPDMA_NR_SLOTS;
 	return ppdma_slot_idx;
@@ -109,7 +109,7 @@ static void ppdma_wait_for_ops(struct pp_dma_dev *d)
 	for (i = 0; i < PPDMA_NR_SLOTS; i++) {
 		spins = 0;
 		/* Paired with R0 (release) in ppdma_op_end(). */
-		while (__atomic_load_n(&d->slots[i].active, __ATOMIC_SEQ_CST)) {
+		while (smp_load_mb(&d->slots[i].active.counter)) {
 			if (++spins < 64)
 				cpu_relax();
 			else
@@ -124,8 +124,8 @@ static long ppdma_net_maps(const struct pp_dma_dev *d)
 	unsigned int i;
 
 	for (i = 0; i < PPDMA_NR_SLOTS; i++)
-		net += (long)(__atomic_load_n(&d->slots[i].maps, __ATOMIC_RELAXED) -
-			      __atomic_load_n(&d->slots[i].unmaps, __ATOMIC_RELAXED));
+		net += atomic_long_read(&d->slots[i].maps) -
+		       atomic_long_read(&d->slots[i].unmaps);
 	return net;
 }
 
@@ -133,7 +133,7 @@ static long ppdma_net_maps(const struct pp_dma_dev *d)
 static void ppdma_unbind(struct pp_dma_dev *d)
 {
 	/* U0: from here on, new op sections find the device unbound. */
-	__atomic_store_n(&d->bound, 0, __ATOMIC_SEQ_CST);
+	smp_store_mb(d->bound, 0);
 	ppdma_wait_for_ops(d);
 
 	/* U2: no op touches the binding any more. The driver's managed
@@ -142,7 +142,7 @@ static void ppdma_unbind(struct pp_dma_dev *d)
 	ppdma_release_managed(d);
 	if (d->debug)
 		ppdma_debug_unbind(d);
-	__atomic_store_n(&d->live_base, ppdma_net_maps(d), __ATOMIC_RELAXED);
+	WRITE_ONCE(d->live_base, ppdma_net_maps(d));
 	d->be->detach(d);
 	d->domain = NULL;
 }
@@ -155,7 +155,7 @@ static int ppdma_bind(struct pp_dma_dev *d)
 	if (err)
 		return err;
 	/* Publishes d->domain to ops that read bound == 1. */
-	__atomic_store_n(&d->bound, 1, __ATOMIC_SEQ_CST);
+	smp_store_mb(d->bound, 1);
 	return 0;
 }
 
@@ -196,7 +196,7 @@ struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 		return ERR_PTR(-EINVAL);
 	if (!name) {
 		snprintf(auto_name, sizeof(auto_name), "dma%lu",
-			 __atomic_fetch_add(&ppdma_dev_ids, 1, __ATOMIC_RELAXED));
+			 (unsigned long)atomic_long_fetch_add_relaxed(1, &ppdma_dev_ids));
 		name = auto_name;
 	}
 
@@ -272,7 +272,7 @@ void put_device(struct device *dev)
 		return;
 	/* The last reference went without pp_device_destroy(): still unbind,
 	 * so leaks are reported and the domain is freed. */
-	if (__atomic_load_n(&d->bound, __ATOMIC_RELAXED))
+	if (READ_ONCE(d->bound))
 		ppdma_unbind(d);
 	/* No op section is open (the last reference is gone), so the counts
 	 * are final. A mapping never unmapped may still be unmapped or synced
@@ -290,7 +290,7 @@ void put_device(struct device *dev)
 			pr_warn("DMA-API: %s: last reference dropped with %ld DMA mappings never unmapped; "
 				"the device's memory is kept, so later calls on them are reported\n",
 				dev_name(dev), ppdma_net_maps(d));
-		__atomic_store_n(&d->destroyed, 1, __ATOMIC_SEQ_CST);
+		smp_store_mb(d->destroyed, 1);
 		/* Nobody holds the device: nobody vouches for the hook's
 		 * argument any more. */
 		pp_dma_set_trace(dev, NULL, NULL);
@@ -326,7 +326,7 @@ int pp_device_bind(struct device *dev)
 	pthread_mutex_lock(&d->bind_lock);
 	/* A destroyed device kept alive by a pool's reference has no driver
 	 * to bind any more. */
-	if (__atomic_load_n(&d->destroyed, __ATOMIC_SEQ_CST))
+	if (smp_load_mb(&d->destroyed))
 		err = -ENODEV;
 	else if (!d->bound)
 		err = ppdma_bind(d);
@@ -341,7 +341,7 @@ bool pp_device_is_bound(const struct device *dev)
 		return false;
 	if (!to_ppdma(dev))
 		return true;
-	return __atomic_load_n(&to_ppdma(dev)->bound, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&to_ppdma(dev)->bound);
 }
 
 void pp_device_destroy(struct device *dev)
@@ -354,18 +354,18 @@ void pp_device_destroy(struct device *dev)
 	d = to_ppdma(dev);
 	/* A second destroy would drop a reference that is not the creator's
 	 * (a pool's) and free the memory under its owner. */
-	if (WARN(__atomic_exchange_n(&d->destroyed, 1, __ATOMIC_SEQ_CST),
+	if (WARN(xchg(&d->destroyed, 1),
 		 "DMA-API: %s: pp_device_destroy() of a device already destroyed\n",
 		 dev_name(dev)))
 		return;
 	pthread_mutex_lock(&d->bind_lock);
 	if (d->bound) {
-		long base = __atomic_load_n(&d->live_base, __ATOMIC_RELAXED);
+		long base = READ_ONCE(d->live_base);
 
 		ppdma_unbind(d);
 		/* Exact: the op sections are drained, and unbind set the base
 		 * to the device's net maps at this moment. */
-		live = __atomic_load_n(&d->live_base, __ATOMIC_RELAXED) - base;
+		live = READ_ONCE(d->live_base) - base;
 	}
 	pthread_mutex_unlock(&d->bind_lock);
 	WARN(live > 0,
@@ -424,19 +424,17 @@ int pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st)
 	for (i = 0; i < PPDMA_NR_SLOTS; i++) {
 		const struct ppdma_slot *s = &d->slots[i];
 
-		st->maps += __atomic_load_n(&s->maps, __ATOMIC_RELAXED);
-		st->unmaps += __atomic_load_n(&s->unmaps, __ATOMIC_RELAXED);
-		st->map_errors += __atomic_load_n(&s->map_errors, __ATOMIC_RELAXED);
-		st->syncs_for_device += __atomic_load_n(&s->syncs_for_device,
-							__ATOMIC_RELAXED);
-		st->syncs_for_cpu += __atomic_load_n(&s->syncs_for_cpu,
-						     __ATOMIC_RELAXED);
+		st->maps += atomic_long_read(&s->maps);
+		st->unmaps += atomic_long_read(&s->unmaps);
+		st->map_errors += atomic_long_read(&s->map_errors);
+		st->syncs_for_device += atomic_long_read(&s->syncs_for_device);
+		st->syncs_for_cpu += atomic_long_read(&s->syncs_for_cpu);
 	}
 	/* Mappings die with their binding. The direct backend without
 	 * debug cannot tell a bogus unmap from a real one, so a buggy caller
 	 * can push the difference below zero: report 0 then. */
 	live = (long)(st->maps - st->unmaps) -
-	       __atomic_load_n(&d->live_base, __ATOMIC_RELAXED);
+	       READ_ONCE(d->live_base);
 	st->live_mappings = live > 0 ? (unsigned long)live : 0;
 	return 0;
 }
@@ -454,11 +452,11 @@ void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg)
 		return;		/* no state to hold a hook */
 	d = to_ppdma(dev);
 	if (!fn) {
-		__atomic_store_n(&d->trace, NULL, __ATOMIC_RELEASE);
+		smp_store_release(&d->trace, NULL);
 		WRITE_ONCE(d->trace_arg, NULL);
 		return;
 	}
 	WRITE_ONCE(d->trace_arg, arg);
 	/* Paired with the acquire load in ppdma_trace() (mapping.c). */
-	__atomic_store_n(&d->trace, fn, __ATOMIC_RELEASE);
+	smp_store_release(&d->trace, fn);
 }

@@ -19,6 +19,7 @@
 
 #include <pthread.h>
 #include <linux/cache.h>
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -126,12 +127,12 @@ void ppdma_ops_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 #define PPDMA_NR_SLOTS	64
 
 struct ppdma_slot {
-	long active;			/* open op sections (see device.c) */
-	unsigned long maps;		/* successful maps */
-	unsigned long unmaps;		/* unmaps that removed a mapping */
-	unsigned long map_errors;
-	unsigned long syncs_for_device;
-	unsigned long syncs_for_cpu;
+	atomic_long_t active;		/* open op sections (see device.c) */
+	atomic_long_t maps;		/* successful maps */
+	atomic_long_t unmaps;		/* unmaps that removed a mapping */
+	atomic_long_t map_errors;
+	atomic_long_t syncs_for_device;
+	atomic_long_t syncs_for_cpu;
 } ____cacheline_aligned;
 
 struct pp_dma_dev {
@@ -222,8 +223,8 @@ static inline struct ppdma_slot *ppdma_op_begin(struct pp_dma_dev *d, bool *boun
 	 * with U0 in ppdma_unbind(): of "A0 then read bound" and "U0 clears
 	 * bound then reads active", one side must see the other (both are
 	 * sequentially consistent). */
-	__atomic_fetch_add(&s->active, 1, __ATOMIC_SEQ_CST);
-	*bound = __atomic_load_n(&d->bound, __ATOMIC_SEQ_CST);
+	atomic_long_inc_return(&s->active);
+	*bound = smp_load_mb(&d->bound);
 	return s;
 }
 
@@ -231,12 +232,12 @@ static inline void ppdma_op_end(struct ppdma_slot *s)
 {
 	/* R0: everything the section did happens before the drain in
 	 * ppdma_unbind() that reads this count back to zero (acquire). */
-	__atomic_fetch_sub(&s->active, 1, __ATOMIC_RELEASE);
+	atomic_long_fetch_sub_release(1, &s->active);
 }
 
-static inline void ppdma_count(unsigned long *ctr)
+static inline void ppdma_count(atomic_long_t *ctr)
 {
-	__atomic_fetch_add(ctr, 1, __ATOMIC_RELAXED);
+	atomic_long_inc(ctr);
 }
 
 /* Shared by the files that implement DMA calls (mapping.c). */
@@ -282,7 +283,7 @@ static inline void ppdma_trace(struct pp_dma_dev *d, enum pp_dma_op op,
 			       enum dma_data_direction dir)
 {
 	/* Paired with the release store in pp_dma_set_trace(). */
-	pp_dma_trace_fn fn = __atomic_load_n(&d->trace, __ATOMIC_ACQUIRE);
+	pp_dma_trace_fn fn = smp_load_acquire(&d->trace);
 
 	if (unlikely(fn))
 		fn(&d->dev, op, addr, size, dir, READ_ONCE(d->trace_arg));

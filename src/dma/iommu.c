@@ -73,28 +73,28 @@
 
 struct ppdma_domain {
 	struct ppdma_iova iova;
-	unsigned long iotlb_flushes;	/* atomic */
-	unsigned long tables;		/* atomic: tables in this domain */
+	atomic_long_t iotlb_flushes;
+	atomic_long_t tables;		/* tables in this domain */
 	u64 *root;
 };
 
-static unsigned long ppdma_tables_live;	/* atomic: over all domains */
+static atomic_long_t ppdma_tables_live;	/* over all domains */
 
 static u64 *iommu_table_alloc(struct ppdma_domain *dom)
 {
 	u64 *t = kzalloc(PT_BYTES, GFP_ATOMIC);
 
 	if (t) {
-		__atomic_fetch_add(&dom->tables, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&ppdma_tables_live, 1, __ATOMIC_RELAXED);
+		atomic_long_inc(&dom->tables);
+		atomic_long_inc(&ppdma_tables_live);
 	}
 	return t;
 }
 
 static void iommu_table_free(struct ppdma_domain *dom, u64 *t)
 {
-	__atomic_fetch_sub(&dom->tables, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&ppdma_tables_live, 1, __ATOMIC_RELAXED);
+	atomic_long_dec(&dom->tables);
+	atomic_long_dec(&ppdma_tables_live);
 	kfree(t);
 }
 
@@ -117,7 +117,7 @@ static u64 *iommu_walk(struct ppdma_domain *dom, unsigned long iova, bool alloc)
 		u64 *slot = &table[(iova >> (lvl * PT_BITS)) & (PT_ENTRIES - 1)];
 		/* Acquire, paired with the CAS below: a table is zeroed
 		 * before it is reachable. */
-		u64 e = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+		u64 e = smp_load_acquire(slot);
 
 		if (unlikely(!(e & PTE_P))) {
 			u64 *t, ne;
@@ -128,9 +128,10 @@ static u64 *iommu_walk(struct ppdma_domain *dom, unsigned long iova, bool alloc)
 			if (!t)
 				return NULL;
 			ne = (u64)(uintptr_t)t | PTE_P;
-			if (__atomic_compare_exchange_n(slot, &e, ne, false,
-							__ATOMIC_ACQ_REL,
-							__ATOMIC_ACQUIRE))
+			/* Fully ordered: release publishes the zeroed
+			 * table, acquire on failure reads the winner's (the
+			 * kernel has no acq_rel variant). */
+			if (try_cmpxchg(slot, &e, ne))
 				e = ne;
 			else	/* another map installed one; e holds it */
 				iommu_table_free(dom, t);
@@ -191,7 +192,7 @@ static void iommu_detach(struct pp_dma_dev *d)
 	struct ppdma_domain *dom = d->domain;
 
 	iommu_free_tables(dom, dom->root, PT_LEVELS - 1);
-	WARN_ON_ONCE(__atomic_load_n(&dom->tables, __ATOMIC_RELAXED));
+	WARN_ON_ONCE(atomic_long_read(&dom->tables));
 	ppdma_iova_destroy(&dom->iova);
 	kfree(dom);
 	d->domain = NULL;
@@ -215,7 +216,7 @@ static void iommu_clear_ptes(struct ppdma_domain *dom, unsigned long iova,
 	unsigned long i;
 
 	for (i = 0; i < n; i++)
-		__atomic_store_n(iommu_walk(dom, iova + i, false), 0, __ATOMIC_RELAXED);
+		WRITE_ONCE(*iommu_walk(dom, iova + i, false), 0);
 }
 
 /*
@@ -240,8 +241,8 @@ static int iommu_set_ptes(struct ppdma_domain *dom, unsigned long iova,
 			pte |= PTE_HEAD | ((u64)(n - 1) << PTE_NR_SHIFT);
 		/* A fresh IOVA has no entry: the allocator handed it out
 		 * twice if it does. */
-		WARN_ON_ONCE(__atomic_load_n(ptep, __ATOMIC_RELAXED));
-		__atomic_store_n(ptep, pte, __ATOMIC_RELEASE);
+		WARN_ON_ONCE(READ_ONCE(*ptep));
+		smp_store_release(ptep, pte);
 	}
 	return 0;
 }
@@ -284,17 +285,17 @@ static unsigned long iommu_unmap_head(struct ppdma_domain *dom, unsigned long io
 	ptep = iommu_walk(dom, iova, false);
 	if (unlikely(!ptep))
 		return 0;
-	pte = __atomic_load_n(ptep, __ATOMIC_ACQUIRE);
+	pte = smp_load_acquire(ptep);
 	if (unlikely((pte & (PTE_P | PTE_HEAD)) != (PTE_P | PTE_HEAD)) ||
-	    unlikely(!__atomic_compare_exchange_n(ptep, &pte, 0, false,
-						  __ATOMIC_ACQ_REL,
-						  __ATOMIC_RELAXED)))
+	    /* Fully ordered (acq_rel in C11 terms would do): one
+	     * unmap of two racing ones wins the entry. */
+	    unlikely(!try_cmpxchg(ptep, &pte, 0)))
 		return 0;
 	n = (pte >> PTE_NR_SHIFT) + 1;
 	iommu_clear_ptes(dom, iova + 1, n - 1);
 
 	/* The IOTLB flush, before the IOVA can be handed out again. */
-	__atomic_fetch_add(&dom->iotlb_flushes, 1, __ATOMIC_RELAXED);
+	atomic_long_inc(&dom->iotlb_flushes);
 	ppdma_iova_free(&dom->iova, iova, n);
 	return n;
 }
@@ -436,7 +437,7 @@ static void iommu_sync(struct pp_dma_dev *d, dma_addr_t addr, size_t size,
 		return;
 	ptep = iommu_walk(dom, iova, false);
 	if (ptep)
-		(void)__atomic_load_n(ptep, __ATOMIC_ACQUIRE);
+		(void)smp_load_acquire(ptep);
 }
 
 static int iommu_translate(struct pp_dma_dev *d, dma_addr_t addr, bool write,
@@ -451,7 +452,7 @@ static int iommu_translate(struct pp_dma_dev *d, dma_addr_t addr, bool write,
 	ptep = iommu_walk(dom, iova, false);
 	if (!ptep)
 		return -EFAULT;
-	pte = __atomic_load_n(ptep, __ATOMIC_ACQUIRE);
+	pte = smp_load_acquire(ptep);
 	if (!(pte & PTE_P) || !(pte & (write ? PTE_W : PTE_R)))
 		return -EFAULT;
 	/* Another device's registers: nothing the simulator can reach. */
@@ -511,9 +512,8 @@ int ppdma_iommu_get_info(struct device *dev, struct ppdma_iommu_info *info)
 		info->attached = true;
 		info->iova_total = dom->iova.nr - 1;
 		info->iova_used = ppdma_iova_used(&dom->iova);
-		info->iotlb_flushes = __atomic_load_n(&dom->iotlb_flushes,
-						      __ATOMIC_RELAXED);
-		info->tables = __atomic_load_n(&dom->tables, __ATOMIC_RELAXED);
+		info->iotlb_flushes = atomic_long_read(&dom->iotlb_flushes);
+		info->tables = atomic_long_read(&dom->tables);
 	}
 	pthread_mutex_unlock(&d->bind_lock);
 	return 0;
@@ -521,5 +521,5 @@ int ppdma_iommu_get_info(struct device *dev, struct ppdma_iommu_info *info)
 
 unsigned long ppdma_iommu_live_tables(void)
 {
-	return __atomic_load_n(&ppdma_tables_live, __ATOMIC_RELAXED);
+	return atomic_long_read(&ppdma_tables_live);
 }

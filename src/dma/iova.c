@@ -224,7 +224,7 @@ static void iova_flush_caches(struct ppdma_iova *iv)
 		spin_lock(&iv->lock);
 		while (c->n) {
 			__iova_free(iv, c->pfn[--c->n], 1);
-			__atomic_fetch_sub(&iv->cached, 1, __ATOMIC_RELAXED);
+			atomic_long_dec(&iv->cached);
 		}
 		spin_unlock(&iv->lock);
 		spin_unlock(&c->lock);
@@ -251,7 +251,7 @@ unsigned long ppdma_iova_alloc(struct ppdma_iova *iv, unsigned long n,
 			pfn = c->pfn[--c->n];
 		spin_unlock(&c->lock);
 		if (pfn) {
-			__atomic_fetch_sub(&iv->cached, 1, __ATOMIC_RELAXED);
+			atomic_long_dec(&iv->cached);
 			return pfn;
 		}
 	}
@@ -260,7 +260,7 @@ retry:
 	pfn = __iova_alloc(iv, n, limit);
 	spin_unlock(&iv->lock);
 	if (unlikely(!pfn) && !flushed &&
-	    __atomic_load_n(&iv->cached, __ATOMIC_RELAXED)) {
+	    atomic_long_read(&iv->cached)) {
 		iova_flush_caches(iv);
 		flushed = true;
 		goto retry;
@@ -281,7 +281,7 @@ void ppdma_iova_free(struct ppdma_iova *iv, unsigned long pfn, unsigned long n)
 		}
 		spin_unlock(&c->lock);
 		if (parked) {
-			__atomic_fetch_add(&iv->cached, 1, __ATOMIC_RELAXED);
+			atomic_long_inc(&iv->cached);
 			return;
 		}
 	}
@@ -295,7 +295,7 @@ unsigned long ppdma_iova_used(struct ppdma_iova *iv)
 	unsigned long used;
 
 	spin_lock(&iv->lock);
-	used = iv->used - __atomic_load_n(&iv->cached, __ATOMIC_RELAXED);
+	used = iv->used - atomic_long_read(&iv->cached);
 	spin_unlock(&iv->lock);
 	return used;
 }

@@ -8,6 +8,7 @@
 #ifndef _PP_DMA_IOVA_H
 #define _PP_DMA_IOVA_H
 
+#include <linux/atomic.h>
 #include <linux/spinlock.h>
 
 struct ppdma_iova_cache;
@@ -19,7 +20,7 @@ struct ppdma_iova {
 	unsigned long nr;	/* granules in the space */
 	unsigned long hint;	/* next-fit: the next search starts here */
 	unsigned long used;	/* granules taken from the bitmap (0 excluded) */
-	unsigned long cached;	/* atomic: of those, parked in the caches */
+	atomic_long_t cached;	/* of those, parked in the caches */
 	struct ppdma_iova_cache *caches;	/* one per op slot */
 };
 

@@ -50,7 +50,7 @@ noinline void ppdma_after_unbind(struct pp_dma_dev *d, enum pp_dma_op op,
 	/* After pp_device_destroy() every backend can tell: nobody may use
 	 * the device any more, so whatever still arrives is a late call
 	 * (device.c keeps the memory for exactly this report). */
-	if (!d->detect_unbind && !__atomic_load_n(&d->destroyed, __ATOMIC_RELAXED))
+	if (!d->detect_unbind && !READ_ONCE(d->destroyed))
 		return;
 	ppdma_report(d, PP_DMA_V_USE_AFTER_UNBIND,
 		     "device driver %s DMA memory through a device whose driver is unbound "

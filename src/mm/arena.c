@@ -229,11 +229,11 @@ static int arena_create(const struct pp_mem_config *cfg)
 #ifdef PP_ASAN
 	ASAN_POISON_MEMORY_REGION(mem, size);
 #endif
-	__atomic_store_n(&__pp_nr_nodes, a.nr_nodes, __ATOMIC_RELAXED);
+	WRITE_ONCE(__pp_nr_nodes, a.nr_nodes);
 
 	/* R0: publishes pp_mem_map, the zones and the lists; pairs with the
 	 * acquire in ppmm_arena_up() (A0). */
-	__atomic_store_n(&ppmm_up, 1, __ATOMIC_RELEASE);
+	smp_store_release(&ppmm_up, 1);
 	return 0;
 }
 
@@ -297,11 +297,11 @@ int pp_mem_exit(void)
 		for (nid = 0; nid < ppmm_arena.nr_nodes; nid++)
 			if (READ_ONCE(ppmm_pcpu[cpu].node[nid].count))
 				goto out;
-	if (buddy_free_pages() + __atomic_load_n(&ppmm_arena.reserved, __ATOMIC_RELAXED) !=
+	if (buddy_free_pages() + atomic_long_read(&ppmm_arena.reserved) !=
 	    pp_mem_map.nr_pages)
 		goto out;
 
-	__atomic_store_n(&ppmm_up, 0, __ATOMIC_RELEASE);
+	smp_store_release(&ppmm_up, 0);
 #ifdef PP_ASAN
 	/* The shadow outlives the mapping: a later mapping at this address
 	 * must not inherit the poison. */
@@ -311,7 +311,7 @@ int pp_mem_exit(void)
 	munmap(pp_mem_map.map, ppmm_arena.map_len);
 	memset(&pp_mem_map, 0, sizeof(pp_mem_map));
 	memset(&ppmm_arena, 0, sizeof(ppmm_arena));
-	__atomic_store_n(&__pp_nr_nodes, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(__pp_nr_nodes, 1);
 	ret = 0;
 out:
 	pthread_mutex_unlock(&arena_lock);

@@ -206,20 +206,20 @@ bool ppmm_pcp_drain_remote(int cpu)
 {
 	struct ppmm_pcpu *p = &ppmm_pcpu[cpu];
 
-	__atomic_store_n(&p->low, INT_MAX, __ATOMIC_RELAXED);
-	__atomic_store_n(&p->high, -1, __ATOMIC_RELAXED);
+	WRITE_ONCE(p->low, INT_MAX);
+	WRITE_ONCE(p->high, -1);
 	if (!pprt_membarrier()) {
-		__atomic_store_n(&p->high, ppmm_arena.pcp_high, __ATOMIC_RELEASE);
-		__atomic_store_n(&p->low, 0, __ATOMIC_RELEASE);
+		smp_store_release(&p->high, ppmm_arena.pcp_high);
+		smp_store_release(&p->low, 0);
 		return false;
 	}
 	/* Pairs with the owner's pcp_exit(): its last use is done. */
-	while (__atomic_load_n(&p->busy, __ATOMIC_ACQUIRE))
+	while (smp_load_acquire(&p->busy))
 		sched_yield();
 	drain_lists(p);
 	/* Pairs with the owner's pcpu_high() / pcpu_low(). */
-	__atomic_store_n(&p->high, ppmm_arena.pcp_high, __ATOMIC_RELEASE);
-	__atomic_store_n(&p->low, 0, __ATOMIC_RELEASE);
+	smp_store_release(&p->high, ppmm_arena.pcp_high);
+	smp_store_release(&p->low, 0);
 	return true;
 }
 

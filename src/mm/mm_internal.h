@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/gfp.h>
 #include <linux/list.h>
@@ -128,7 +129,7 @@ struct ppmm_arena {
 	void *mem;			/* pp_mem_map.base, for munmap */
 	size_t mem_len;
 	size_t map_len;			/* bytes of the struct page array */
-	unsigned long reserved;		/* pages taken out of circulation; atomic */
+	atomic_long_t reserved;		/* pages taken out of circulation */
 };
 
 extern struct ppmm_arena ppmm_arena;
@@ -146,7 +147,7 @@ static inline bool ppmm_arena_up(void)
 {
 	/* A0: pairs with the release store in arena.c that publishes
 	 * pp_mem_map, the zones and the per-CPU lists. */
-	return __atomic_load_n(&ppmm_up, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&ppmm_up);
 }
 
 /* buddy.c: the zone free lists. Caller MUST hold zone->lock for the __
@@ -182,25 +183,25 @@ bool ppmm_pcp_drain_remote(int cpu);
 /* The owner's bracket around any use of its lists (struct ppmm_pcpu). */
 static __always_inline void pcp_enter(struct ppmm_pcpu *p)
 {
-	__atomic_store_n(&p->busy, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(p->busy, 1);
 	/* Not reordered by the compiler with the loads of @low / @high that
 	 * follow; the CPU's part is the remote side's membarrier. */
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	barrier();
 }
 
 static __always_inline void pcp_exit(struct ppmm_pcpu *p)
 {
-	__atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
+	smp_store_release(&p->busy, 0);
 }
 
 static __always_inline int pcpu_low(struct ppmm_pcpu *p)
 {
-	return __atomic_load_n(&p->low, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&p->low);
 }
 
 static __always_inline int pcpu_high(struct ppmm_pcpu *p)
 {
-	return __atomic_load_n(&p->high, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&p->high);
 }
 
 /* A remote drain of @p runs: out of the bracket until it is done, then

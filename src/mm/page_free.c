@@ -26,9 +26,9 @@
 #include "mm/mm_internal.h"
 
 /* Counters of struct pp_mem_counters, in its field order; atomic. */
-static unsigned long counters[PPMM_BAD_NR];
-static unsigned long alloc_failed;
-static unsigned long reserved_pages;
+static atomic_long_t counters[PPMM_BAD_NR];
+static atomic_long_t alloc_failed;
+static atomic_long_t reserved_pages;
 
 static const char *const bad_name[PPMM_BAD_NR] = {
 	[PPMM_BAD_DOUBLE_FREE]	= "double free",
@@ -51,7 +51,7 @@ void __ppmm_report(enum ppmm_bad kind, const void *what, const char *why,
 {
 	const struct page *page = what;
 
-	__atomic_fetch_add(&counters[kind], 1, __ATOMIC_RELAXED);
+	atomic_long_inc(&counters[kind]);
 	if (kind != PPMM_BAD_OUT_OF_ARENA && ppmm_page_in_map(page))
 		__pp_warn(file, line, __pp_ratelimit(rs),
 			  "mm: %s: %s: page %p pfn %#lx refcount %d flags %#lx order %u",
@@ -71,13 +71,13 @@ void ppmm_bad_pp_page(struct page *page, unsigned int order)
 	set_bit(PG_reserved, &page->flags);
 	WRITE_ONCE(page->_mm_state, (unsigned short)PPMM_PAGE_BAD);
 	ppmm_poison(page, order);
-	__atomic_fetch_add(&ppmm_arena.reserved, n, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&reserved_pages, n, __ATOMIC_RELAXED);
+	atomic_long_add(n, &ppmm_arena.reserved);
+	atomic_long_add(n, &reserved_pages);
 }
 
 void ppmm_alloc_failed(gfp_t gfp, unsigned int order, int nid)
 {
-	__atomic_fetch_add(&alloc_failed, 1, __ATOMIC_RELAXED);
+	atomic_long_inc(&alloc_failed);
 	if (!(gfp & __GFP_NOWARN))
 		pr_warn_ratelimited("pagepool: page allocation failure: order:%u, mode:%#x, nid:%d\n",
 				    order, gfp, nid);
@@ -85,13 +85,13 @@ void ppmm_alloc_failed(gfp_t gfp, unsigned int order, int nid)
 
 void ppmm_counters_read(struct pp_mem_counters *c)
 {
-	c->double_free = __atomic_load_n(&counters[PPMM_BAD_DOUBLE_FREE], __ATOMIC_RELAXED);
-	c->bad_get = __atomic_load_n(&counters[PPMM_BAD_GET], __ATOMIC_RELAXED);
-	c->bad_free = __atomic_load_n(&counters[PPMM_BAD_FREE], __ATOMIC_RELAXED);
-	c->freed_pp_page = __atomic_load_n(&counters[PPMM_BAD_PP_PAGE], __ATOMIC_RELAXED);
-	c->out_of_arena = __atomic_load_n(&counters[PPMM_BAD_OUT_OF_ARENA], __ATOMIC_RELAXED);
-	c->alloc_failed = __atomic_load_n(&alloc_failed, __ATOMIC_RELAXED);
-	c->reserved_pages = __atomic_load_n(&reserved_pages, __ATOMIC_RELAXED);
+	c->double_free = atomic_long_read(&counters[PPMM_BAD_DOUBLE_FREE]);
+	c->bad_get = atomic_long_read(&counters[PPMM_BAD_GET]);
+	c->bad_free = atomic_long_read(&counters[PPMM_BAD_FREE]);
+	c->freed_pp_page = atomic_long_read(&counters[PPMM_BAD_PP_PAGE]);
+	c->out_of_arena = atomic_long_read(&counters[PPMM_BAD_OUT_OF_ARENA]);
+	c->alloc_failed = atomic_long_read(&alloc_failed);
+	c->reserved_pages = atomic_long_read(&reserved_pages);
 }
 
 /* The shared CPU has no list of its own: the zone. */

@@ -72,7 +72,7 @@ int pp_mem_get_stats(struct pp_mem_stats *st)
 	racy_reads_end();
 	st->pp_pages = pp;
 	st->total_pages = pp_mem_map.nr_pages -
-			  __atomic_load_n(&ppmm_arena.reserved, __ATOMIC_RELAXED);
+			  atomic_long_read(&ppmm_arena.reserved);
 	return 0;
 }
 

@@ -29,7 +29,9 @@
 
 #include <linux/bug.h>
 #include <linux/compiler.h>
+#include <linux/netdevice.h>	/* synchronize_net() */
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/smp.h>
 
 #include "runtime/runtime_internal.h"

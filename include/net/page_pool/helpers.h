@@ -27,6 +27,7 @@
  */
 #ifndef _PP_NET_PAGE_POOL_HELPERS_H
 #define _PP_NET_PAGE_POOL_HELPERS_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
@@ -436,4 +437,5 @@ static inline struct page_pool *page_pool_to_pp(struct page *page)
 	return netmem_get_pp(page_to_netmem(page));
 }
 
+#pragma GCC visibility pop
 #endif /* _PP_NET_PAGE_POOL_HELPERS_H */

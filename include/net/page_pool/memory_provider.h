@@ -8,6 +8,7 @@
  */
 #ifndef _PP_NET_PAGE_POOL_MEMORY_PROVIDER_H
 #define _PP_NET_PAGE_POOL_MEMORY_PROVIDER_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <net/netdev_rx_queue.h>
 #include <net/netmem.h>
@@ -47,4 +48,5 @@ static inline void net_mp_netmem_place_in_cache(struct page_pool *pool, netmem_r
 	pool->alloc.cache[pool->alloc.count++] = netmem;
 }
 
+#pragma GCC visibility pop
 #endif

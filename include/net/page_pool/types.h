@@ -18,6 +18,7 @@
  */
 #ifndef _PP_NET_PAGE_POOL_TYPES_H
 #define _PP_NET_PAGE_POOL_TYPES_H
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 #include <linux/cache.h>
 #include <linux/dma-direction.h>
@@ -288,4 +289,5 @@ int page_pool_ethtool_stats_get_count(void);
 u8 *page_pool_ethtool_stats_get_strings(u8 *data);
 u64 *page_pool_ethtool_stats_get(u64 *data, const void *stats);
 
+#pragma GCC visibility pop
 #endif /* _PP_NET_PAGE_POOL_TYPES_H */
