@@ -21,19 +21,29 @@
  * design the build does not have is reported once (pr_warn, naming the
  * build option) and otherwise ignored.
  *
- * Memory orders: the return key is a relaxed flag; a return reads it once,
- * and either generation gives the page back correctly, so no order is
- * needed. The table key is a relaxed flag too, but what it lets readers
- * into must be filled first:
- *   K0w  ppxdp_lfht_start(), then synchronize_rcu(), then the key set
- *   K0r  rcu_read_lock(), the key read (relaxed), the rculfhash lookup
- * The grace period is a full barrier on every reader thread
- * (liburcu-memb's membarrier), so a reader that sees the key set sees the
- * filled rculfhash table; one that does not reads the id table, which is
- * always filled.
+ * The return mode is switched without ppxdp_mem_lock, as a static key is
+ * (and as pp_xdp_set_return_mode() may be called from a softirq, which
+ * may have interrupted a holder of the lock); only the one-time knob
+ * reading takes it, on the first call.
+ *
+ * Memory orders:
+ *   D0w  smp_store_release(&designs_ready)  ppxdp_designs_init_locked()
+ *   D0r  smp_load_acquire(&designs_ready)   designs_init()
+ *   K0w  ppxdp_lfht_start(), then synchronize_rcu(), then the table key
+ *        set (relaxed)                      set_lookup_table_locked()
+ *   K0r  rcu_read_lock(), the table key read (relaxed), the rculfhash
+ *        lookup                             ppxdp_mem_lookup()
+ * D0: a caller that finds the knobs applied sees the keys as they left
+ * them. The return key is otherwise a relaxed flag: a return reads it
+ * once, and either generation gives the page back correctly. K0: the
+ * grace period is a full barrier on every reader thread (liburcu-memb's
+ * membarrier), so a reader that sees the table key set sees the filled
+ * rculfhash table; one that does not reads the id table, which is always
+ * filled.
  */
 #include <string.h>
 
+#include <linux/atomic.h>
 #include <linux/errno.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
@@ -118,7 +128,7 @@ static int axis_knob(const struct ppxdp_axis *axis)
 	return -1;
 }
 
-static int return_mode_locked(void)
+static int return_mode(void)
 {
 	return ppxdp_return_lookup_on() ? PP_XDP_RETURN_LOOKUP : PP_XDP_RETURN_DIRECT;
 }
@@ -128,8 +138,8 @@ static int lookup_table_locked(void)
 	return ppxdp_table_lfht_on() ? PP_XDP_TABLE_RCULFHASH : PP_XDP_TABLE_ID;
 }
 
-/* Switch to @mode, which the build has: 0, or a negative errno. */
-static int set_return_mode_locked(int mode)
+/* Switch to @mode, which the build has. */
+static void set_return_mode(int mode)
 {
 #ifdef CONFIG_PAGEPOOL_ALL_DESIGNS
 	if (mode == PP_XDP_RETURN_LOOKUP)
@@ -138,7 +148,6 @@ static int set_return_mode_locked(int mode)
 		static_branch_disable(&ppxdp_return_lookup);
 #endif
 	(void)mode;
-	return 0;
 }
 
 /* Switch to @table, which the build has: 0, or -ENOMEM (nothing changed). */
@@ -161,21 +170,34 @@ static int set_lookup_table_locked(int table)
 	return 0;
 }
 
+/* The knobs have been applied (ppxdp_designs_init_locked()). */
+static bool designs_ready;
+
 void ppxdp_designs_init_locked(void)
 {
-	static bool done;
 	int d;
 
-	if (done)
+	if (designs_ready)
 		return;
-	done = true;
 	d = axis_knob(&return_axis);
 	if (d >= 0)
-		set_return_mode_locked(d);
+		set_return_mode(d);
 	d = axis_knob(&table_axis);
 	if (d >= 0 && set_lookup_table_locked(d))
 		pr_warn("xdp: %s=%s ignored: out of memory\n", pprt_knob_name(table_axis.knob),
 			table_axis.names[d]);
+	/* D0w: the keys as the knobs set them, before the flag. */
+	smp_store_release(&designs_ready, true);
+}
+
+static void designs_init(void)
+{
+	/* D0r: pairs with D0w. */
+	if (smp_load_acquire(&designs_ready))
+		return;
+	mutex_lock(&ppxdp_mem_lock);
+	ppxdp_designs_init_locked();
+	mutex_unlock(&ppxdp_mem_lock);
 }
 
 int pp_xdp_set_return_mode(int mode)
@@ -184,23 +206,16 @@ int pp_xdp_set_return_mode(int mode)
 
 	if (err)
 		return err;
-	mutex_lock(&ppxdp_mem_lock);
-	ppxdp_designs_init_locked();
-	old = return_mode_locked();
-	err = set_return_mode_locked(mode);
-	mutex_unlock(&ppxdp_mem_lock);
-	return err ? err : old;
+	designs_init();
+	old = return_mode();
+	set_return_mode(mode);
+	return old;
 }
 
 int pp_xdp_get_return_mode(void)
 {
-	int mode;
-
-	mutex_lock(&ppxdp_mem_lock);
-	ppxdp_designs_init_locked();
-	mode = return_mode_locked();
-	mutex_unlock(&ppxdp_mem_lock);
-	return mode;
+	designs_init();
+	return return_mode();
 }
 
 int pp_xdp_set_lookup_table(int table)
