@@ -119,10 +119,10 @@ extern struct static_key_false ppxdp_lookup_lfht __attribute__((visibility("hidd
 
 /*
  * designs.c: the choices the environment (PAGEPOOL_XDP_RETURN,
- * PAGEPOOL_XDP_TABLE) makes, applied once, before the first memory model
- * is registered - no frame can name a page_pool's memory model before
- * that - or before the first explicit choice, which then wins. With
- * ppxdp_mem_lock held.
+ * PAGEPOOL_XDP_TABLE) makes, applied once: at the first memory-model
+ * registration - no frame can name a page_pool's memory model before
+ * that - or at the first call of a setter or getter, whichever is first
+ * (an explicit choice then wins). With ppxdp_mem_lock held.
  */
 void ppxdp_designs_init_locked(void);
 
@@ -186,9 +186,9 @@ int ppxdp_lfht_start(void);
  *     (not yet masked by xdp_return_frame_no_direct());
  *   - ppxdp_return_frame_bulk_lookup(): a MEM_TYPE_PAGE_POOL frame and
  *     the bulk, whose count may be anything (a bad one is reset).
- * The direct generation is the kernel's current one and is in every
- * build: __xdp_return() carries no id, so it always reads the pool from
- * the page. Both generations end in page_pool's put (the lookup one
+ * The direct path, the kernel's current one, is compiled in every build:
+ * __xdp_return() carries no id, so it always reads the pool from the page
+ * (in a lookup-only build that is all the direct path serves). Both generations end in page_pool's put (the lookup one
  * through the owner check of page_pool_put_full_netmem(), the direct one
  * having read the owner from the page) and share the bulk: the same queue
  * of netmems, flushed by xdp_flush_frame_bulk() into
