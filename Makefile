@@ -71,34 +71,50 @@ test-tsan: deps-san
 	$(call build_dir,build-tsan,-Db_sanitize=thread -Db_lundef=false)
 	$(call run_tests,build-tsan,tsan,$(SAN_ENV),)
 
+# The all-designs build (meson -Ddesigns=all, docs/ARCHITECTURE.md section
+# 2): every design of every axis in one library, chosen at run time. The
+# tests that compare designs, or switch a fix off to show its bug, run
+# here in full; in the default builds they run the designs that exist.
+# The benchmarks' same-run A/B comparisons use this build too.
+BUILD_ALL ?= build-all
+.PHONY: build-all test-all
+build-all: deps
+	$(call build_dir,$(BUILD_ALL),-Ddesigns=all)
+
+test-all: build-all
+	$(call run_tests,$(BUILD_ALL),all-designs,,)
+
 # The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
 # program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints
-# the summary table and issue 4's acceptance verdicts, writes
+# the summary table and the acceptance verdicts (page_pool's fast path,
+# ring and slow path against DPDK and absolute cycle targets; the XDP
+# return generations), writes
 # results/bench.csv, results/bench-summary.txt and results/bench.png.
 # bench-short: the same pipeline with tiny loop counts and one round, for
 # CI: it fails if a program fails or a line does not parse, never on
-# timing. A build directory configured before libdpdk-dev was installed is
-# reconfigured first, so bench_peers exists.
+# timing. Both run in the all-designs build ($(BUILD_ALL)): the table sets
+# the designs side by side in one run. A build directory configured before
+# libdpdk-dev was installed is reconfigured first, so bench_peers exists.
 BENCH_REPS ?= 5
 define bench_reconfigure
-	@if [ ! -x $(BUILD)/bench/bench_peers ] && pkg-config --exists libdpdk; then \
-		meson setup --reconfigure $(BUILD) $(MESON_ARGS) >/dev/null && \
-		ninja -C $(BUILD) -j $(JOBS); fi
+	@if [ ! -x $(BUILD_ALL)/bench/bench_peers ] && pkg-config --exists libdpdk; then \
+		meson setup --reconfigure $(BUILD_ALL) -Ddesigns=all $(MESON_ARGS) >/dev/null && \
+		ninja -C $(BUILD_ALL) -j $(JOBS); fi
 endef
 
-bench: deps-bench build
+bench: deps-bench build-all
 	$(bench_reconfigure)
-	@tools/bench/run_bench.py --build $(BUILD) --out results --reps $(BENCH_REPS)
+	@tools/bench/run_bench.py --build $(BUILD_ALL) --out results --reps $(BENCH_REPS)
 
 .PHONY: bench-short
-bench-short: deps-bench build
+bench-short: deps-bench build-all
 	$(bench_reconfigure)
-	@tools/bench/run_bench.py --build $(BUILD) --out results/short --short
+	@tools/bench/run_bench.py --build $(BUILD_ALL) --out results/short --short
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan
+	rm -rf $(BUILD) $(BUILD_ALL) build-asan build-tsan
 
-# The reliability suite (issue 7; docs/RELIABILITY.md). Each target prints
+# The reliability suite (docs/RELIABILITY.md). Each target prints
 # one summary line with its figures and fails on any violation.
 #   make test-valgrind  valgrind memcheck over every unit test executable,
 #                       from its own gcc -O1 -g build without sanitizers

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
-"""Issue 5's before/after tables, in one run: bench_page_pool_simple with DMA
+"""The DMA-safety fixes' before/after tables, in one run: bench_page_pool_simple with DMA
 tracking off / index / items (DMA-mapped pool on a direct device), and with
 the napi_local RCU fix off / on (the napi-aware test, where the fix's
 read-side section is taken). Variants are interleaved and repeated; the
 table shows medians of fractional TSC cycles per element (tsc_interval /
 invoke count) and the overhead against the "off" variant.
+
+Needs an all-designs build (meson -Ddesigns=all): tracking off and the
+fix off exist only there.
 
 usage: bench_dma_safety.py BENCH_BINARY [reps=7] [loops=5000000] [cpu=0]
 """

@@ -85,6 +85,16 @@ __attribute__((weak)) unsigned long __pp_tsan_fence_word;
 })
 #define try_cmpxchg(ptr, oldp, new)					\
 	__atomic_compare_exchange_n((ptr), (oldp), (new), false, __PP_SC, __PP_SC)
+/* The kernel's ordering variants: the order applies on success; a failed
+ * try_cmpxchg*() is a relaxed load into *oldp. */
+#define try_cmpxchg_relaxed(ptr, oldp, new)				\
+	__atomic_compare_exchange_n((ptr), (oldp), (new), false, __PP_RLX, __PP_RLX)
+#define try_cmpxchg_acquire(ptr, oldp, new)				\
+	__atomic_compare_exchange_n((ptr), (oldp), (new), false, __PP_ACQ, __PP_RLX)
+#define try_cmpxchg_release(ptr, oldp, new)				\
+	__atomic_compare_exchange_n((ptr), (oldp), (new), false, __PP_REL, __PP_RLX)
+#define xchg_acquire(ptr, v)	__atomic_exchange_n((ptr), (v), __PP_ACQ)
+#define xchg_release(ptr, v)	__atomic_exchange_n((ptr), (v), __PP_REL)
 
 /* One body for the three widths; T is the counter type, P the prefix. */
 #define __PP_ATOMIC_OPS(P, A, T)					\

@@ -60,6 +60,30 @@ static inline int __ptr_ring_produce(struct ptr_ring *r, void *ptr)
 	return 0;
 }
 
+/*
+ * Produce in two steps, for a single producer whose publishing store must
+ * be its last access to the ring's owner (pagepool's lanes: after it the
+ * consumer may take the object and free the ring). Not the kernel's API.
+ * __ptr_ring_reserve() takes the slot and moves the producer index (NULL:
+ * full); the caller then does whatever must precede publication, and
+ * __ptr_ring_publish() stores the object (P1).
+ */
+static inline void **__ptr_ring_reserve(struct ptr_ring *r)
+{
+	int p = r->producer;
+	void **slot = &r->queue[p];
+
+	if (unlikely(!r->size) || __atomic_load_n(slot, __ATOMIC_RELAXED))
+		return NULL;
+	r->producer = p + 1 < r->size ? p + 1 : 0;
+	return slot;
+}
+
+static inline void __ptr_ring_publish(void **slot, void *ptr)
+{
+	__atomic_store_n(slot, ptr, __ATOMIC_RELEASE);	/* P1 */
+}
+
 /* Caller is the consumer. NULL when empty. */
 static inline void *__ptr_ring_peek(struct ptr_ring *r)
 {

@@ -36,6 +36,42 @@ struct pp_memory_provider_params;
 void pp_page_pool_set_defer_times(unsigned int retry_ms, unsigned int warn_ms);
 
 /*
+ * Where non-direct returns go (pagepool's own choice; see
+ * pp_page_pool_set_ring_mode() in <pagepool/core.h>):
+ *   PP_RING_LANES     one single-producer lane per returning CPU, no lock
+ *                     and no atomic read-modify-write; a full lane spills
+ *                     into the shared ring. The default.
+ *   PP_RING_PTR_RING  the kernel's design: one ring, producers serialised
+ *                     by its producer spinlock.
+ * Which of them the library has is a build-time choice (meson -Dring, or
+ * -Ddesigns=all for both; CONFIG_PAGEPOOL_RING_* in <generated/autoconf.h>).
+ */
+enum pp_ring_mode {
+	PP_RING_LANES,
+	PP_RING_PTR_RING,
+};
+
+/*
+ * How a pool tracks its DMA-mapped pages so page_pool_destroy() can unmap
+ * the ones still in flight while the device is bound (the IOMMU crash at
+ * driver unbind; see docs/DMA_SAFETY.md and <pagepool/core.h>):
+ *   PP_DMA_TRACK_INDEX  upstream v6.15's design: an index in pp_magic and a
+ *                       per-pool table, unmap-once by compare-and-exchange;
+ *                       costs only at map and unmap. The default.
+ *   PP_DMA_TRACK_ITEMS  Yunsheng Lin's design: every page points at a 16-byte
+ *                       page_pool_item in a page-sized block that names the
+ *                       pool; hold/release item lists.
+ *   PP_DMA_TRACK_OFF    no tracking: the behaviour before the fix.
+ * Which of them the library has is a build-time choice (meson
+ * -Ddma_tracking, or -Ddesigns=all for all three; OFF exists only there).
+ */
+enum pp_dma_tracking {
+	PP_DMA_TRACK_INDEX,
+	PP_DMA_TRACK_ITEMS,
+	PP_DMA_TRACK_OFF,
+};
+
+/*
  * Ring design of pools created from now on (enum pp_ring_mode in
  * <net/page_pool/types.h>): PP_RING_LANES (default) or PP_RING_PTR_RING,
  * the kernel's. The environment variable PAGEPOOL_RING=lanes|ptr_ring sets

@@ -114,7 +114,7 @@ struct pp_region_provider {
 	spinlock_t lock;		/* free stack; releases come from any CPU */
 	struct net_iov **free_stack;
 	unsigned int nr_free;
-	int users;			/* pools using it */
+	atomic_t users;			/* pools using it (a count: relaxed) */
 };
 
 static const struct memory_provider_ops region_ops;
@@ -168,7 +168,7 @@ static int region_init(struct page_pool *pool)
 		return -E2BIG;
 	if (pool->p.dev != rp->dev || pool->p.dma_dir != DMA_FROM_DEVICE)
 		return -EINVAL;
-	__atomic_fetch_add(&rp->users, 1, __ATOMIC_RELAXED);
+	atomic_inc(&rp->users);
 	return 0;
 }
 
@@ -176,7 +176,7 @@ static void region_destroy(struct page_pool *pool)
 {
 	struct pp_region_provider *rp = pool->mp_priv;
 
-	__atomic_fetch_sub(&rp->users, 1, __ATOMIC_RELAXED);
+	atomic_dec(&rp->users);
 }
 
 static const struct memory_provider_ops region_ops = {
@@ -303,8 +303,29 @@ int pp_region_provider_destroy(struct pp_region_provider *rp)
 	if (IS_ERR_OR_NULL(rp))
 		return -EINVAL;
 	if (pp_region_provider_free(rp) != rp->nr_niovs ||
-	    __atomic_load_n(&rp->users, __ATOMIC_RELAXED))
+	    atomic_read(&rp->users))
 		return -EBUSY;
 	region_free(rp);
 	return 0;
+}
+
+/* Memory-provider hooks for net_iovs. */
+
+bool net_mp_niov_set_dma_addr(struct net_iov *niov, dma_addr_t addr)
+{
+	return page_pool_set_dma_addr_netmem(net_iov_to_netmem(niov), addr);
+}
+
+void net_mp_niov_set_page_pool(struct page_pool *pool, struct net_iov *niov)
+{
+	netmem_ref netmem = net_iov_to_netmem(niov);
+
+	/* A net_iov never needs an item: cannot fail. */
+	page_pool_set_pp_info(pool, netmem);
+	page_pool_hold_inc(pool);
+}
+
+void net_mp_niov_clear_page_pool(struct net_iov *niov)
+{
+	page_pool_clear_pp_info(net_iov_to_netmem(niov));
 }

@@ -30,22 +30,22 @@ DEFINE_MUTEX(page_pools_lock);
 static LIST_HEAD(page_pools);		/* every listed pool, by id */
 static u32 id_next = 1;
 
-static unsigned long misuse[PPCORE_MISUSE_NR];
+/* Counts, relaxed: they order nothing. */
+static atomic_long_t misuse[PPCORE_MISUSE_NR];
 
 void ppcore_count_misuse(enum ppcore_misuse kind)
 {
-	__atomic_fetch_add(&misuse[kind], 1, __ATOMIC_RELAXED);
+	atomic_long_inc(&misuse[kind]);
 }
 
 int pp_page_pool_get_misuse(struct pp_page_pool_misuse *m)
 {
 	if (!m)
 		return -EINVAL;
-	m->not_pp_page = __atomic_load_n(&misuse[PPCORE_MISUSE_NOT_PP_PAGE], __ATOMIC_RELAXED);
-	m->foreign_pool = __atomic_load_n(&misuse[PPCORE_MISUSE_FOREIGN_POOL], __ATOMIC_RELAXED);
-	m->ref_underflow = __atomic_load_n(&misuse[PPCORE_MISUSE_REF_UNDERFLOW], __ATOMIC_RELAXED);
-	m->concurrent_consumer = __atomic_load_n(&misuse[PPCORE_MISUSE_CONCURRENT_CONSUMER],
-						 __ATOMIC_RELAXED);
+	m->not_pp_page = atomic_long_read(&misuse[PPCORE_MISUSE_NOT_PP_PAGE]);
+	m->foreign_pool = atomic_long_read(&misuse[PPCORE_MISUSE_FOREIGN_POOL]);
+	m->ref_underflow = atomic_long_read(&misuse[PPCORE_MISUSE_REF_UNDERFLOW]);
+	m->concurrent_consumer = atomic_long_read(&misuse[PPCORE_MISUSE_CONCURRENT_CONSUMER]);
 	return 0;
 }
 

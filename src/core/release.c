@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * page_pool destroy: drop the driver's reference, stop direct recycling,
+ * page_pool destroy and the way out of the pool: a page's return to the
+ * page allocator (unmap, DMA tracking, release count) and inflight
+ * accounting; destroy drops the driver's reference, stops direct recycling,
  * give back the frag page, scrub (empty the alloc cache once, stop DMA
  * syncs, empty the ring), and free the pool when no page is in flight;
  * otherwise retry from delayed work until the last page comes home,
@@ -13,7 +15,7 @@
  * The pool's memory itself goes after an RCU grace period (bulk returns
  * into a lane run bh-disabled, an RCU reader). A single put into a lane
  * holds neither: its publishing store is its last access to the pool
- * (page_pool_lane_produce_last(); tests/core/test_destroy.c races it).
+ * (page_pool_lane_produce() in ring.h; tests/core/test_destroy.c races it).
  */
 
 #include <linux/jiffies.h>
@@ -22,9 +24,12 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <net/page_pool/helpers.h>
+#include <net/page_pool/memory_provider.h>
 #include <pagepool/core.h>
 
 #include "core/core_internal.h"
+#include "core/dma_track.h"
+#include "core/ring.h"
 
 unsigned int ppcore_defer_time_ms = 1000;	/* DEFER_TIME */
 unsigned int ppcore_defer_warn_ms = 60 * 1000;	/* DEFER_WARN_INTERVAL */
@@ -47,53 +52,12 @@ static unsigned long defer_warn_interval(void)
 	return msecs_to_jiffies(READ_ONCE(ppcore_defer_warn_ms));
 }
 
-static void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem)
-{
-	/* Pages in the ring are owned by the pool alone. */
-	if (netmem_ref_count(netmem) != 1)
-		pr_crit("%s() page_pool refcnt %d violation\n", __func__,
-			netmem_ref_count(netmem));
-	ppcore_return_netmem(pool, netmem);
-}
-
-static void page_pool_empty_ring(struct page_pool *pool)
-{
-	netmem_ref netmem;
-	u32 consumed = 0;
-	int cpu;
-
-	/* The lanes: we are their only consumer now (the consumer lock
-	 * serialises destroy against the retry work). */
-	if (pool->lanes) {
-		spin_lock_bh(&pool->ring.consumer_lock);
-		for (cpu = 0; cpu < NR_CPUS; cpu++) {
-			struct pp_lane *lane;
-
-			if (!test_bit(cpu, pool->lane_mask))
-				continue;
-			lane = smp_load_acquire(&pool->lanes[cpu]);
-			while ((netmem = (netmem_ref)__ptr_ring_consume(&lane->ring))) {
-				page_pool_return_ring_page(pool, netmem);
-				consumed++;
-			}
-		}
-		spin_unlock_bh(&pool->ring.consumer_lock);
-	}
-	while ((netmem = (netmem_ref)ptr_ring_consume_bh(&pool->ring))) {
-		page_pool_return_ring_page(pool, netmem);
-		consumed++;
-	}
-	/* Late returns still find room, as in the kernel's emptied ring. */
-	if (pool->lanes && consumed)
-		ppcore_ring_credits_put(pool, consumed);
-}
-
 static void __page_pool_destroy(struct page_pool *pool)
 {
 	if (pool->disconnect)
 		pool->disconnect(pool);
 	page_pool_unlist(pool);
-	ppcore_uninit(pool);
+	page_pool_uninit(pool);
 	ppcore_free(pool);
 }
 
@@ -104,7 +68,7 @@ static void page_pool_empty_alloc_cache(struct page_pool *pool)
 	/* The consumer is gone (the driver's contract for destroy). */
 	while (pool->alloc.count) {
 		netmem = pool->alloc.cache[--pool->alloc.count];
-		ppcore_return_netmem(pool, netmem);
+		page_pool_return_page(pool, netmem);
 	}
 }
 
@@ -126,7 +90,7 @@ static void page_pool_empty_alloc_cache_once(struct page_pool *pool)
  *   WAIT_NAPI  the napi_local fix: wait for a put that decided napi-local
  *              before direct recycling was disabled, then empty the alloc
  *              cache again (its page may be there now).
- * As in the kernel (and the seeds' fix in its last form), nothing is
+ * As in the kernel (and Yunsheng Lin's fix in its last form), nothing is
  * waited for when no page is out: destroy from softirq - the kernel's
  * bench module destroys its pool in a tasklet - then waits for nothing.
  * With pages out, waiting is not possible in atomic context (the kernel
@@ -183,7 +147,6 @@ static void page_pool_scrub(struct page_pool *pool)
 /* Returns the pages still in flight; 0 means the pool was freed. */
 static int page_pool_release(struct page_pool *pool)
 {
-	bool in_softirq = in_softirq();
 	int inflight;
 
 	page_pool_scrub(pool);
@@ -201,14 +164,7 @@ static int page_pool_release(struct page_pool *pool)
 		}
 	}
 	/* Wait for producers still inside the ring's critical section. */
-	if (in_softirq)
-		spin_lock(&pool->ring.producer_lock);
-	else
-		spin_lock_bh(&pool->ring.producer_lock);
-	if (in_softirq)
-		spin_unlock(&pool->ring.producer_lock);
-	else
-		spin_unlock_bh(&pool->ring.producer_lock);
+	page_pool_ring_sync_producers(pool);
 	if (!inflight)
 		__page_pool_destroy(pool);
 	return inflight;
@@ -257,9 +213,9 @@ void page_pool_destroy(struct page_pool *pool)
 	 * recycling was disabled is still inside its RCU read-side section
 	 * and may push into the cache after the release below emptied it:
 	 * the release waits a grace period for it if pages are out. */
-	if (napi_local_possible && (READ_ONCE(ppcore_fixes) & PP_FIX_NAPI_LOCAL_RCU))
+	if (napi_local_possible && ppcore_fix_on(PP_FIX_NAPI_LOCAL_RCU))
 		pool->destroy_wait |= PP_DESTROY_WAIT_NAPI;
-	ppcore_free_frag(pool);
+	page_pool_free_frag(pool);
 
 	if (!page_pool_release(pool))
 		return;
@@ -278,4 +234,81 @@ void page_pool_destroy(struct page_pool *pool)
 		return;
 	}
 	schedule_delayed_work(&pool->release_dw, defer_time());
+}
+
+/* Releasing a page to the page allocator, and inflight accounting. */
+
+static void __page_pool_release_netmem_dma(struct page_pool *pool, netmem_ref netmem)
+{
+	dma_addr_t dma;
+
+	if (!pool->dma_map)
+		return;
+	/* Read first: a claimer that is not us (destroy's scrub) holds no
+	 * page reference and may clear it once it wins. */
+	dma = page_pool_get_dma_addr_netmem(netmem);
+	if (pool->dma_tracked) {
+		/* Unmap only if destroy did not do it already; inside an RCU
+		 * read-side section, so destroy can wait for a claim-and-unmap
+		 * in progress before the driver unbinds the device. (Softirq
+		 * already is one.) */
+		bool rcu = !in_softirq();
+
+		if (rcu)
+			rcu_read_lock();
+		if (ppcore_track_claim_unmap(pool, netmem))
+			dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
+					     pool->p.dma_dir,
+					     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+		if (rcu)
+			rcu_read_unlock();
+		netmem_set_dma_index(netmem, 0);
+	} else {
+		dma_unmap_page_attrs(pool->p.dev, dma, PAGE_SIZE << pool->p.order,
+				     pool->p.dma_dir,
+				     DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING);
+	}
+	page_pool_set_dma_addr_netmem(netmem, 0);
+}
+
+/*
+ * The netmem leaves the pool for good: unmap (or hand it to its memory
+ * provider), count the release, and put the page. After the release count
+ * moves, a concurrent destroy may free the pool: do not touch it again.
+ */
+void page_pool_return_page(struct page_pool *pool, netmem_ref netmem)
+{
+	bool put = true;
+
+	if (static_branch_unlikely(&page_pool_mem_providers) && pool->mp_ops)
+		put = pool->mp_ops->release_netmem(pool, netmem);
+	else
+		__page_pool_release_netmem_dma(pool, netmem);
+	ppcore_track_detach(pool, netmem);
+
+	/* R1 (release; atomic_inc_return() is fully ordered): the thread that
+	 * sees this count and frees the pool sees our accesses to it as done.
+	 * Pairs with R1' in page_pool_inflight(). */
+	atomic_inc_return(&pool->pages_state_release_cnt);
+
+	if (put) {
+		page_pool_clear_pp_info(netmem);
+		put_page(netmem_to_page(netmem));
+	}
+}
+
+/* Serial-number distance of two u32 counters, valid below 2^31. */
+#define _distance(a, b)	((s32)((a) - (b)))
+
+s32 page_pool_inflight(const struct page_pool *pool, bool strict)
+{
+	u32 release_cnt = (u32)atomic_read_acquire(&pool->pages_state_release_cnt); /* R1' */
+	u32 hold_cnt = READ_ONCE(pool->pages_state_hold_cnt);
+	s32 inflight = _distance(hold_cnt, release_cnt);
+
+	if (strict)
+		WARN(inflight < 0, "Negative(%d) inflight packet-pages", inflight);
+	else
+		inflight = max(0, inflight);
+	return inflight;
 }

@@ -11,6 +11,7 @@
 #include <net/page_pool/types.h>
 
 #include "core/core_internal.h"
+#include "core/ring.h"
 
 static const char pp_stats[][ETH_GSTRING_LEN] = {
 	"rx_pp_alloc_fast",
@@ -57,11 +58,8 @@ bool page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *s
 	(void)cpu;
 #endif
 	/* Lane returns are counted in the lanes (producer-written). */
-	if (pool->lanes)
-		for_each_possible_cpu(cpu)
-			if (test_bit(cpu, pool->lane_mask))
-				stats->recycle_stats.ring +=
-					READ_ONCE(smp_load_acquire(&pool->lanes[cpu])->produced);
+	if (page_pool_has_lanes(pool))
+		stats->recycle_stats.ring += ppcore_lanes_produced(pool);
 	return true;
 }
 

@@ -11,10 +11,11 @@
  * it tears anything down, so a call either completes against the old
  * binding or finds the device unbound and reports a use after unbind.
  *
- * The other part is the end of a device's life (issue 12, finding 2). The
- * struct device is the memory every DMA call and every page_pool reads
- * (dev->pp, dma_skip_sync, the name in reports), so it must outlive every
- * user, whatever order they go in:
+ * The other part is the end of a device's life (a device destroyed while a
+ * pool or a driver's mapping still uses it). The struct device is the
+ * memory every DMA call and every page_pool reads (dev->pp, dma_skip_sync,
+ * the name in reports), so it must outlive every user, whatever order they
+ * go in:
  *   - references: the creator holds one (pp_device_create()), each pool
  *     that maps pages takes one in page_pool_init() and drops it when the
  *     pool is freed, anyone else with get_device(). pp_device_destroy()

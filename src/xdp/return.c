@@ -99,8 +99,13 @@ static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_di
 		xdp_return_pp_without_pool(netmem);
 		return;
 	}
-	/* The pool was read from the netmem: no owner check to repeat. */
-	__page_pool_put_netmem_owned(pool, netmem, -1, napi_direct);
+	/* page_pool_put_full_netmem() past its owner check: the pool was
+	 * read from the netmem, there is nothing to compare. */
+	if (!page_pool_unref_and_test(netmem))
+		return;
+	if (napi_direct && __page_pool_recycle_in_cache(pool, netmem))
+		return;
+	__page_pool_put_unrefed_netmem(pool, netmem, -1, napi_direct);
 }
 
 void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direct,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core_test.h"
+#include "core/ring.h"	/* struct pp_lane: a white-box look at the lanes */
 
 static struct device *dev;
 

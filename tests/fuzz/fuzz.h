@@ -2,8 +2,9 @@
 /*
  * The page_pool fuzz harness: its input format, its model of what the
  * caller holds, and the split between fuzz_model.c (set-up, the model, the
- * per-step invariant checks, teardown), fuzz_ops.c (the operations) and
- * fuzz_xdp.c (the XDP operations).
+ * per-step invariant checks, teardown), fuzz_ops.c (the operations' table;
+ * the operations by concern in fuzz_ops_*.c, fuzz_misuse.c and fuzz_xdp.c,
+ * listed there).
  *
  * Input: one configuration byte, then operations, each an opcode byte
  * (taken modulo FZ_OP_NR) and the argument bytes it reads; reads past the
@@ -14,8 +15,10 @@
  *   bits 1-2  roles (logical CPUs) 1..3 (value 3 reads as 3);
  *   bit 3     ring design of the pools created: lanes or ptr_ring;
  *   bits 4-5  DMA tracking of the pools created: index (0, 3), items (1),
- *             or off (2) - the fix for the seed's unbind crash switched off,
- *             whose violations the checker then expects (invariants.h);
+ *             or off (2) - no tracking, so a pool destroyed with pages in
+ *             flight still unmaps them after its device's driver is gone
+ *             (the unbind crash the tracking fixes): violations the
+ *             checker then expects (invariants.h);
  *   bit 6     XDP return path: the page's pool (direct) or the mem-id
  *             lookup (when built with the XDP layer).
  * A memory-provider device (full: IOMMU, debug; fast: direct) and a region provider bound to
@@ -79,8 +82,8 @@ enum fz_op {
 				 * a frame / return mode; misuse: a stale frame,
 				 * the mem model registered twice, a frame twice
 				 * in one bulk (when built with XDP) */
-	/* Misuse of issue 12 (the hardening), appended so older inputs keep
-	 * their meaning. */
+	/* Misuse the hardening checks for (fuzz_misuse.c), appended so older
+	 * inputs keep their meaning. */
 	FZ_OP_BULK_DUP,		/* item how: the same page twice in one bulk */
 	FZ_OP_ALLOC_ZERO,	/* slot how: size-0 va/frag allocations */
 	FZ_OP_ABA,		/* slot how: stale put after the page changed pools */
@@ -212,8 +215,9 @@ extern struct fz_state fz;
 #endif
 
 /*
- * The misuse of issue 12, each a declared misuse operation whose report
- * the checker requires. Each needs its fix in the library; a kind whose
+ * The misuse the hardening checks for (hostile or careless use from
+ * outside), each a declared misuse operation whose report the checker
+ * requires. Each needs its fix in the library; a kind whose
  * fix is not in the tree being fuzzed is switched off (the operation
  * consumes its arguments and is skipped), so the corpus replay stays a
  * regression test on every tree. FZ_MISUSE_LANDED names the kinds on;
@@ -236,7 +240,7 @@ enum fz_misuse {
 };
 
 #ifndef FZ_MISUSE_LANDED
-#define FZ_MISUSE_LANDED	((1u << FZ_MU_NR) - 1)	/* all, since main 6864658 */
+#define FZ_MISUSE_LANDED	((1u << FZ_MU_NR) - 1)	/* all: every fix is in the tree */
 #endif
 
 bool fz_misuse_on(enum fz_misuse kind);
@@ -273,15 +277,51 @@ void fz_check_all(void);
 bool fz_mp_ensure(void);
 unsigned long fz_faults_injected(void);
 
-/* fuzz_ops.c */
+/* An argument byte picks one of a table's values. */
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#define PICK(a, b)	((a)[(b) % ARRAY_LEN(a)])
+
+/* fuzz_ops.c: the operations' table, and what the operations share */
 void fz_run_op(bool in_poll);
 struct fz_cause {
 	unsigned long faults, alloc_failed, map_errors;
 };
 void fz_cause_snap(struct fz_cause *c, const struct fz_pool *r);
 bool fz_had_cause(const struct fz_cause *before, const struct fz_pool *r);
+void fz_null_needs_cause(const struct fz_cause *before, const struct fz_pool *r,
+			 const char *what);
 int fz_free_rec(void);
-/* fuzz_misuse.c: the misuse operations of issue 12 */
+/* fuzz_ops_pool.c: pool life-cycle and devices */
+void fz_op_create(bool in_poll);
+void fz_op_destroy(bool in_poll);
+void fz_op_unbind(bool in_poll);
+void fz_op_rebind(void);
+void fz_op_update_nid(void);
+/* fuzz_ops_page.c: allocation and the put calls */
+void fz_op_alloc(void);
+void fz_op_put(void);
+void fz_op_bulk(void);
+void fz_op_burst(void);
+/* fuzz_ops_refs.c: extra references, the stack's */
+void fz_op_get_page(void);
+void fz_op_put_page(void);
+void fz_op_pp_ref(void);
+void fz_op_to_stack(void);
+void fz_op_stack_return(void);
+/* fuzz_ops_context.c: role, bh, NAPI poll, deferred work, faults */
+void fz_op_fault(void);
+void fz_op_role(bool in_poll);
+void fz_op_bh(bool in_poll);
+void fz_op_napi_poll(bool in_poll);
+void fz_op_run_work(bool in_poll);
+int fz_napi_poll(struct napi_struct *napi, int budget);
+/* fuzz_ops_misuse.c: the mistakes page_pool has always caught */
+void fz_op_double_put(void);
+void fz_op_wrong_pool(void);
+void fz_op_stray_put(void);
+void fz_op_alloc_destroyed(void);
+void fz_op_destroy_again(void);
+/* fuzz_misuse.c: the misuse the hardening checks for */
 void fz_op_bulk_dup(void);
 void fz_op_alloc_zero(void);
 void fz_op_aba(bool in_poll);
@@ -291,7 +331,6 @@ void fz_op_dev_gone(bool in_poll);
 void fz_op_bad_args(void);
 /* fuzz_xdp.c */
 void fz_op_xdp(bool in_poll);
-int fz_napi_poll(struct napi_struct *napi, int budget);
 
 /* The entry points (libFuzzer's, also used by the replay driver). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * The page_pool fuzz harness, part four: the misuse of issue 12 (hostile
- * and careless use from outside), each an operation that declares the
- * report it must get (WARNs, misuse counters, error codes) and then lets
- * the invariant checks prove that nothing was lost: no page leaked, none
- * owned twice, no pool left waiting. The XDP ones are in fuzz_xdp.c. A
- * kind whose fix is not in the tree is skipped (fz_misuse_on(), fuzz.h).
+ * The fuzz harness's misuse operations for what the hardening checks for
+ * (hostile and careless use from outside), each an operation that
+ * declares the report it must get (WARNs, misuse counters, error codes)
+ * and then lets the invariant checks prove that nothing was lost: no page
+ * leaked, none owned twice, no pool left waiting. The XDP ones are in
+ * fuzz_xdp.c. A kind whose fix is not in the tree is skipped
+ * (fz_misuse_on(), fuzz.h).
  *
  * Where an operation needs a page to have a history the model cannot
  * arrange across operations (a page freed by one pool and taken by

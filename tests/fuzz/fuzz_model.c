@@ -4,7 +4,7 @@
  * the model of every reference the harness holds (so each page can be
  * accounted for), the invariant checks run after every operation, and the
  * per-input teardown that gives everything back and proves it is all home.
- * The operations are in fuzz_ops.c; the input format in fuzz.h.
+ * The operations' table is in fuzz_ops.c; the input format in fuzz.h.
  *
  * After every operation (fz_check_all()):
  *   - WARNs, misuse counters and the page allocator's bad-free counters
@@ -668,8 +668,8 @@ static void end_input(void)
 				fz.pools[r].id, r);
 
 	/* Devices back to bound; one unbound with pages in flight gets a
-	 * fresh binding (its old IOVAs may still be referenced by stray
-	 * unmaps until issue 5), and is settled. */
+	 * fresh binding (its old IOVAs may still be referenced by the late
+	 * unmaps of pools whose DMA tracking is off), and is settled. */
 	for (d = 0; d < FZ_MAX_DEVS; d++) {
 		struct device *dev = fz.devs[d];
 
@@ -734,7 +734,8 @@ void fz_print_summary(const char *label)
 		fz.t.polls, fz.t.role_switches, fz.t.xdp_regs, fz.t.xdp_frames, fz.t.misuse,
 		fz.t.faults_armed,
 		fz_faults_injected());
-	/* The misuse of issue 12, by operation, and which kinds are on. */
+	/* The misuse the hardening checks for, by operation, and which kinds
+	 * are on (the key's name is the one tools/reliability/fuzz.sh reads). */
 	fprintf(stderr, "%s: misuse_issue12=%lu%s kinds_on=%#x\n", label, total, per, misuse_mask);
 	snprintf(inv_label, sizeof(inv_label), "%s invariants", label);
 	ppinv_print_summary(&fz.inv, stderr, inv_label);

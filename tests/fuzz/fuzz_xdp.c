@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * The page_pool fuzz harness, part three: the XDP operations (DESIGN.md
- * section 6), built when the XDP layer is (meson defines PP_FUZZ_HAVE_XDP
- * when include/net/xdp.h and src/xdp exist). A slot's pool is registered
- * as an RX queue's memory model (the pool gains a user reference, so the
- * driver's page_pool_destroy() no longer frees it: the model keeps it
- * alive, unscrubbed, until the unregistration), unregistered (the last
- * user destroys), held pages go back as XDP frames through each return
- * call, and the return path switches between the page's pool and the
- * mem-id lookup.
+ * The fuzz harness's XDP operations, built when the XDP layer is (meson
+ * defines PP_FUZZ_HAVE_XDP when include/net/xdp.h and src/xdp exist): a
+ * slot's pool is registered as an RX queue's memory model (the pool gains
+ * a user reference, so the driver's page_pool_destroy() no longer frees
+ * it: the model keeps it alive, unscrubbed, until the unregistration),
+ * unregistered (the last user destroys), held pages go back as XDP frames
+ * through each return call, and the return path switches between the
+ * page's pool and the mem-id lookup.
  */
 #include <string.h>
 
@@ -106,7 +105,7 @@ static void xdp_return(uint8_t b, uint8_t how)
 	fz_after_put(ri);
 }
 
-/* Misuse (issue 12). */
+/* Misuse the hardening checks for (fuzz_misuse.c has the others). */
 
 /*
  * A stale frame: made from a page of a pool registered as an RX queue's
@@ -317,7 +316,7 @@ static void xdp_bulk_dup(uint8_t b)
 	fz_after_put(ri);
 }
 
-/* XDP register/return (DESIGN.md section 6): register a slot's pool as an
+/* XDP register/return: register a slot's pool as an
  * RX queue's memory model, unregister one (the last user destroys), return
  * a held page as a frame, or switch the return path (page's pool / mem-id
  * lookup); and the misuse above. Registration and unregistration sleep:

@@ -196,7 +196,7 @@ SEEDS["xdp-napi"] = seq(0, create(0, DMA_SYNC | NAPI), xdp(0, 0), *allocs(0, 4),
 SEEDS["xdp-unbind"] = seq(0, create(0, DMA_SYNC), xdp(0, 0), *allocs(0, 4), op("UNBIND", 0),
                           *puts(4), op("REBIND", 0))
 
-# Misuse of issue 12 (fuzz_misuse.c, fuzz_xdp.c): each must be reported
+# Misuse the hardening checks for (fuzz_misuse.c, fuzz_xdp.c): each must be reported
 # and lose nothing.
 SEEDS["misuse-bulk-dup"] = seq(0, create(0, DMA_SYNC), create(1, PLAIN), *allocs(0, 4),
                                *allocs(1, 3), op("BULK_DUP", 0, 0x20), op("BULK_DUP", 1, 0x44),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 10 (pagepool's own API): pp_page_pool_get_info(id, NULL),
+ * pagepool's own API: pp_page_pool_get_info(id, NULL),
  * pp_page_pool_dump_json(NULL), pp_page_pool_get_track_stats(NULL, ...)
  * and others crashed on a NULL argument. Every exported pp_* function of
  * <pagepool/core.h> and <pagepool/dma.h> is called here with each NULL,

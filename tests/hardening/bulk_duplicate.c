@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 3: the same page twice in one page_pool_put_netmem_bulk() (and
+ * The same page twice in one page_pool_put_netmem_bulk() (and
  * in page_pool_put_page_bulk()) passed as "last reference" both times, so
  * the pool held it twice and later handed it out twice. Now the second
  * occurrence is a pp_ref_count underflow: reported (WARN, misuse counter)

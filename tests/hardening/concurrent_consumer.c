@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 5: page_pool_recycle_direct() from a thread that is not the
+ * page_pool_recycle_direct() from a thread that is not the
  * pool's consumer while the consumer allocates corrupted the lockless
  * alloc cache (pages handed out twice, a count past 128). The kernel does
  * not check this; a CONFIG_DEBUG_NET build (meson -Ddebug_net) does: the

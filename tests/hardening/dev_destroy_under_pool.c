@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 2: pp_device_destroy() while a DMA-mapping pool (or a mapping
+ * pp_device_destroy() while a DMA-mapping pool (or a mapping
  * made with dma_map_*()) still used the device freed the struct device
  * under it: the pool's next recycle read freed memory in
  * dma_dev_need_sync(), and with DMA tracking off a late return unmapped
@@ -172,7 +172,8 @@ static void destroy_under_live_pool(const struct dev_kind *k, int tracking)
  * The kernel's order (driver remove: pool destroyed with pages out, then
  * the device goes), the pages coming back later. With tracking on the
  * destroy unmapped them while the device was bound: nothing to report.
- * With tracking off (the bug before issue 5) each late return unmaps
+ * With tracking off (the IOMMU crash at driver unbind, unfixed) each late
+ * return unmaps
  * through the destroyed device: reported, on every backend.
  */
 static void destroy_after_pool(const struct dev_kind *k, int tracking)

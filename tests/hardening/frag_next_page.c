@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 4: a fragment in the next page. page_pool_dev_alloc_va() with
+ * A fragment in the next page. page_pool_dev_alloc_va() with
  * size 0 right after fragments that filled their page exactly returned
  * page_address + 4096: the next page's first byte. page_pool_free_va() of
  * it put the following page (held by its user, or sitting in the pool),

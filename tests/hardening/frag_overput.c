@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 8c: a fragment over-put - more page_pool puts of a fragmented
+ * A fragment over-put - more page_pool puts of a fragmented
  * page than fragments were handed out, while the pool still holds the
  * page's frag bias. Each put only takes one from a count near BIAS_MAX, so
  * nothing showed until the drain (the next fragment that does not fit, or

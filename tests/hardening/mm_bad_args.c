@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Findings B and C (rt2): pp_mem_get_stats(NULL) and
+ * pp_mem_get_stats(NULL) and
  * pp_mem_get_counters(NULL) crashed (and pp_mem_walk(NULL, ...)), and
  * pp_mem_init() accepted fields out of range: .pcp_batch = 1 << 30
  * overflowed the default high mark (6 * batch, signed: UBSan) and made

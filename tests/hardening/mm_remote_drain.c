@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 9: free memory that could not be allocated. Pages released by
+ * Free memory that could not be allocated. Pages released by
  * the deferred-release worker sat on that thread's per-CPU list; with a
  * 4 MiB arena CPU 0 got 693 of 1024 pages while the stats said 1024 free.
  * Now the worker gives its lists back when it goes idle, and an allocation

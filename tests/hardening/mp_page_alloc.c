@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 8a: a struct page allocation from a memory-provider pool (its
+ * A struct page allocation from a memory-provider pool (its
  * buffers are net_iovs, unreadable, with no struct page).
  * page_pool_dev_alloc_pages() and page_pool_dev_alloc_va() returned NULL
  * and lost the net_iov they took: the pool was never freed, the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 10 (part): pp_fault_inject() accepted a NaN probability - NaN
+ * pp_fault_inject() accepted a NaN probability - NaN
  * compares false with 0 and with 1, so it passed the range check and armed
  * a threshold that failed about half of all calls (509 of 1000 page
  * allocations). Now every field of struct pp_fault_config is checked for

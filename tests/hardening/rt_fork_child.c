@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding D (rt2): after fork() the child hung in pp_workqueue_run_all()
+ * After fork() the child hung in pp_workqueue_run_all()
  * (waiting for a worker thread the child does not have) or crashed in its
  * first page_pool_destroy() (synchronize_rcu()). The library is not
  * supported in a fork child (<pagepool/runtime.h>), but the child is now

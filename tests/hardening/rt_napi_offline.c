@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding A (rt2): a NAPI scheduled by a thread that then exits stayed on
+ * A NAPI scheduled by a thread that then exits stayed on
  * that CPU's poll list, which nobody polls any more: "CPU 7 goes offline
  * with NAPI instances still scheduled on it", and napi_disable() hung. So
  * did a thread that exited with bottom halves disabled. In the kernel a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 7: the thread that used the library when every CPU id was taken
+ * The thread that used the library when every CPU id was taken
  * made it abort() (lazy registration past NR_CPUS). Now pp_thread_register()
  * says -ENOSPC, and the threads past the limit run on the shared CPU
  * (PP_CPU_SHARED, <pagepool/runtime.h>): one WARN for the process, and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 6 (ABA): a stale put naming pool A, made after A let the page go
+ * ABA: a stale put naming pool A, made after A let the page go
  * back to the page allocator and pool B allocated it for a user who still
  * holds it. The put used to WARN "foreign pool" and then hand the page to
  * B as if it were the last reference, so B gave it out a second time. Now

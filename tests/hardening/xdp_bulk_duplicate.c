@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 3b: the same frame twice in one xdp_frame_bulk passed as "last
+ * The same frame twice in one xdp_frame_bulk passed as "last
  * reference" both times, with no WARN, and the pool later handed the page
  * out twice. Every path of xdp_return_frame_bulk() - both generations of
  * __xdp_return(), linear and multi-buffer frames, the old per-allocator

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 8b: xdp_rxq_info_reg_mem_model() twice on one RX queue kept the
+ * xdp_rxq_info_reg_mem_model() twice on one RX queue kept the
  * first registration's pool reference and both mem ids for ever - the
  * first pool was never freed - and said nothing. Now a queue that already
  * has a memory model with an id refuses another: WARN and -EBUSY, nothing

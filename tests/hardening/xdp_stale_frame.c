@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Finding 1: a stale XDP frame - its page already given back, its pool
+ * A stale XDP frame - its page already given back, its pool
  * destroyed and freed, its mem id unregistered - returned with the lookup
  * generation of __xdp_return(): xdp_return_unknown_id() followed the free
  * page's page->pp (a free-list link) as a pool and crashed (UBSan:

@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <net/page_pool/helpers.h>
 #include <net/page_pool/types.h>
+#include "core/ring.h"	/* struct pp_lane: a white-box look at the lanes */
 
 static const char *const kind_names[PPINV_NR] = {
 	[PPINV_PAGE_LEAKED]		= "page-leaked",

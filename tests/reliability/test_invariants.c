@@ -359,7 +359,7 @@ static void test_dma_unbind_gate(void **state)
 	assert_int_equal(unbind_scenario(&c, PP_DMA_TRACK_OFF, true), 0);
 	assert_true(c.expected_dma >= 2);
 
-	/* Gate off (a build from before issue 5): tolerated. */
+	/* Gate off (a build without DMA tracking): tolerated. */
 	checker(&c);
 	c.expect_dma_safe_unbind = false;
 	assert_int_equal(unbind_scenario(&c, PP_DMA_TRACK_OFF, false), 0);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * The long stress program of the reliability suite (issue 7): drivers and
- * the stack hammering page_pool from several threads, with pools destroyed
- * while their pages are out, devices unbound and rebound under them, and
- * faults injected, for a given time or operation count; then everything is
- * returned and the invariant checker (tests/reliability/invariants.h)
- * proves nothing was lost, double-freed or touched after unbind.
+ * The long stress program of the reliability suite (docs/RELIABILITY.md):
+ * drivers and the stack hammering page_pool from several threads, with
+ * pools destroyed while their pages are out, devices unbound and rebound
+ * under them, and faults injected, for a given time or operation count;
+ * then everything is returned and the invariant checker
+ * (tests/reliability/invariants.h) proves nothing was lost, double-freed
+ * or touched after unbind.
  *
  * Threads:
  *   owner i     a driver: one pool (PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,

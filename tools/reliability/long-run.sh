@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 #
-# The long local run of the reliability suite (issue 7's acceptance: at
-# least 30 minutes of fuzzing and 10^9 stress operations, clean), at low
+# The long local run of the reliability suite (at least 30 minutes of
+# fuzzing and 10^9 stress operations, all clean), at low
 # priority so it can run beside other work:
 #
 #   tools/reliability/long-run.sh [-f FUZZ_MINUTES] [-o STRESS_OPS]

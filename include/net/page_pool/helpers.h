@@ -3,18 +3,19 @@
  * page_pool inline helpers, as the kernel's include/net/page_pool/helpers.h:
  * the calls drivers make per packet.
  *
- * Fast paths. page_pool_alloc_netmems(), page_pool_alloc_pages() and
- * page_pool_put_unrefed_netmem() are exported functions (kernel code may
- * take their address); calls to them are also macros onto inline bodies
- * holding just the fast path - pop from the alloc cache, push a directly
- * recycled page back - so a driver's RX loop runs them without a call, as
- * DPDK's mempool cache does. Everything else falls through to the
- * out-of-line slow paths. (A function-like macro does not touch
+ * Fast paths. page_pool_alloc_netmems() and page_pool_alloc_pages() are
+ * exported functions (kernel code may take their address); calls to them
+ * are also macros onto inline bodies holding just the fast path - pop from
+ * the alloc cache - so a driver's RX loop runs them without a call, as
+ * DPDK's mempool cache does. (A function-like macro does not touch
  * &page_pool_alloc_pages or the prototypes in types.h, which come first.)
+ * page_pool_put_netmem() and the puts over it push a directly recycled
+ * page back into the cache inline; every other put calls
+ * __page_pool_put_unrefed_netmem() (src/core/recycle.c).
  *
  * The put helpers are __always_inline: gcc otherwise outlines
- * page_pool_put_netmem() at -O2, which costs the fast path a call
- * (bench_page_pool_simple tasklet01: 8 -> see docs/BENCHMARKS.md).
+ * page_pool_put_netmem() at -O2, which costs the fast path a call and
+ * its register saves (bench_page_pool_simple's tasklet01 shows it).
  *
  * Safety checks that the kernel leaves to debug builds stay on, because
  * they cost a load and a compare on cache lines the fast path touches
@@ -31,13 +32,14 @@
 #include <linux/mm.h>
 #include <net/page_pool/types.h>
 
-/* Out-of-line slow paths behind the inline fast paths (exported). */
-netmem_ref __page_pool_alloc_netmems_slow_path(struct page_pool *pool, gfp_t gfp);
-void __page_pool_put_unrefed_slow_path(struct page_pool *pool, netmem_ref netmem,
-				       unsigned int dma_sync_size, bool allow_direct);
-/* The same for a caller that checked netmem_get_pp(netmem) == pool. */
-void __page_pool_put_unrefed_owned_slow_path(struct page_pool *pool, netmem_ref netmem,
-					     unsigned int dma_sync_size, bool allow_direct);
+/* What the inline fast paths call (exported). */
+/* The alloc cache is empty: refill it, or allocate from the page
+ * allocator (or the memory provider). */
+netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp);
+/* page_pool_put_unrefed_netmem() for a caller that checked
+ * netmem_get_pp(netmem) == pool. */
+void __page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
+				    unsigned int dma_sync_size, bool allow_direct);
 void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 				 unsigned int dma_sync_size, bool allow_direct);
 void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret);
@@ -88,6 +90,7 @@ static __always_inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
 	 * before its seq_cst decrement; acquiring that value orders them
 	 * before our recycle or free, which rewrites those words. A plain
 	 * load on x86; found by the TSan stress (docs/RELIABILITY.md).
+	 * U1' here, against U1, the fully ordered decrement below.
 	 */
 	if (atomic_long_read_acquire(pp_ref_count) == nr) {
 		/* Last user: leave one reference for the next owner (the
@@ -97,7 +100,7 @@ static __always_inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
 		return 0;
 	}
 
-	ret = atomic_long_sub_return(nr, pp_ref_count);
+	ret = atomic_long_sub_return(nr, pp_ref_count);	/* U1 */
 	if (unlikely(ret <= 0)) {
 		if (ret < 0) {
 			__page_pool_unref_underflow(netmem, nr, ret);
@@ -143,7 +146,7 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_p
 	/* CONFIG_DEBUG_NET: every allocation goes through the library,
 	 * which checks that no other context is in the consumer side. */
 	if (IS_ENABLED(CONFIG_DEBUG_NET))
-		return __page_pool_alloc_netmems_slow_path(pool, gfp);
+		return __page_pool_alloc_netmems_slow(pool, gfp);
 	count = pool->alloc.count;
 	if (likely(count)) {
 		netmem_ref netmem = pool->alloc.cache[--count];
@@ -153,7 +156,7 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_p
 		atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
 		return netmem;
 	}
-	return __page_pool_alloc_netmems_slow_path(pool, gfp);
+	return __page_pool_alloc_netmems_slow(pool, gfp);
 }
 
 /*
@@ -175,13 +178,15 @@ static __always_inline struct page *__page_pool_alloc_pages_inline(struct page_p
 #define page_pool_alloc_pages(pool, gfp)	__page_pool_alloc_pages_inline(pool, gfp)
 
 /*
- * Fast path of a direct recycle: the caller is the consumer context and
- * holds the last reference. Taken only when nothing else is to be done: a
- * plain recyclable page of this pool, no sync for device, room in the
- * cache. pp_ref_count 0 marks the page as back in the pool.
+ * __page_pool_recycle_in_cache() - the inline case of a direct recycle.
+ * Caller MUST be the pool's consumer context, hold the last reference and
+ * have checked that @netmem is @pool's. Taken only when nothing else is to
+ * be done: a plain recyclable page, no sync for the device, room in the
+ * cache; false sends the put to the library. pp_ref_count 0 marks the
+ * page as back in the pool.
  */
-static __always_inline bool
-__page_pool_recycle_direct_fast_owned(struct page_pool *pool, netmem_ref netmem)
+static __always_inline bool __page_pool_recycle_in_cache(struct page_pool *pool,
+							 netmem_ref netmem)
 {
 	u32 count;
 
@@ -204,52 +209,10 @@ __page_pool_recycle_direct_fast_owned(struct page_pool *pool, netmem_ref netmem)
 	return true;
 }
 
-static __always_inline bool
-__page_pool_recycle_direct_fast(struct page_pool *pool, netmem_ref netmem)
-{
-	if (unlikely(netmem_get_pp(netmem) != pool))
-		return false;
-	return __page_pool_recycle_direct_fast_owned(pool, netmem);
-}
-
-/**
- * page_pool_put_unrefed_netmem() - give back a netmem whose last pp
- * reference the caller dropped. @allow_direct: the caller is the pool's
- * consumer context. @dma_sync_size: bytes the device may have written
- * (-1: max_len).
- */
-static __always_inline void __page_pool_put_unrefed_netmem_inline(struct page_pool *pool,
-								  netmem_ref netmem,
-								  unsigned int dma_sync_size,
-								  bool allow_direct)
-{
-	if (allow_direct && __page_pool_recycle_direct_fast(pool, netmem))
-		return;
-	__page_pool_put_unrefed_slow_path(pool, netmem, dma_sync_size, allow_direct);
-}
-
-#define page_pool_put_unrefed_netmem(pool, netmem, dma_sync_size, allow_direct)	\
-	__page_pool_put_unrefed_netmem_inline(pool, netmem, dma_sync_size, allow_direct)
-
-/*
- * page_pool_put_netmem() past its owner check: @pool is the netmem's own
- * pool (checked by the caller, or read from the netmem itself as the XDP
- * return does), so the fast recycle need not compare them again.
- */
-static __always_inline void __page_pool_put_netmem_owned(struct page_pool *pool,
-							 netmem_ref netmem,
-							 unsigned int dma_sync_size,
-							 bool allow_direct)
-{
-	if (!page_pool_unref_and_test(netmem))
-		return;
-	if (allow_direct && __page_pool_recycle_direct_fast_owned(pool, netmem))
-		return;
-	__page_pool_put_unrefed_owned_slow_path(pool, netmem, dma_sync_size, allow_direct);
-}
-
 /**
  * page_pool_put_netmem() - drop a reference; the last one recycles.
+ * @allow_direct: the caller is the pool's consumer context.
+ * @dma_sync_size: bytes the device may have written (-1: max_len).
  * A netmem that is not @pool's (not a page_pool page at all, a page already
  * given back to the page allocator, or another pool's page - a stale put
  * after the page moved to another pool) is refused: a WARN, the misuse
@@ -262,7 +225,11 @@ static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_
 		__page_pool_put_misdirected(pool, netmem, dma_sync_size, allow_direct);
 		return;
 	}
-	__page_pool_put_netmem_owned(pool, netmem, dma_sync_size, allow_direct);
+	if (!page_pool_unref_and_test(netmem))
+		return;
+	if (allow_direct && __page_pool_recycle_in_cache(pool, netmem))
+		return;
+	__page_pool_put_unrefed_netmem(pool, netmem, dma_sync_size, allow_direct);
 }
 
 static __always_inline void page_pool_put_page(struct page_pool *pool, struct page *page,
@@ -462,7 +429,7 @@ static inline bool page_pool_is_unreadable(struct page_pool *pool)
 	return !!pool->mp_ops;
 }
 
-/* The seeds' page -> pool API (Yunsheng Lin, "page_pool: introduce
+/* Yunsheng Lin's page -> pool API (Yunsheng Lin, "page_pool: introduce
  * page_pool_to_pp() API"): drivers ask, instead of reading page->pp. */
 static inline struct page_pool *page_pool_to_pp(struct page *page)
 {

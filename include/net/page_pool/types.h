@@ -8,8 +8,10 @@
  *   - allocation and direct recycling (allow_direct == true) only from the
  *     pool's consumer context: its NAPI poll, or whatever single context
  *     the driver guarantees; the alloc cache has no locks and no atomics;
- *   - any other put, from any thread, goes through the ring (a producer
- *     spinlock) unless page_pool_napi_local() proves the caller is the
+ *   - any other put, from any thread, goes into the returning CPU's lane
+ *     (no lock; a full lane spills into the shared ring, under its
+ *     producer spinlock), or with PP_RING_PTR_RING into the shared ring
+ *     alone, unless page_pool_napi_local() proves the caller is the
  *     consumer context;
  *   - page_pool_destroy() after the consumer stopped (NAPI disabled).
  * Layer: core.
@@ -50,71 +52,7 @@ struct pp_alloc_cache {
 #define PAGE_POOL_DEFAULT_RING_SIZE	1024
 #define PAGE_POOL_MAX_RING_SIZE		16384
 
-/*
- * Where non-direct returns go (pagepool's own choice; see
- * pp_page_pool_set_ring_mode() in <pagepool/core.h>):
- *   PP_RING_LANES     one single-producer lane per returning CPU, no lock
- *                     and no atomic read-modify-write; a full lane spills
- *                     into the shared ring. The default.
- *   PP_RING_PTR_RING  the kernel's design: one ring, producers serialised
- *                     by its producer spinlock.
- */
-enum pp_ring_mode {
-	PP_RING_LANES,
-	PP_RING_PTR_RING,
-};
-#define PP_LANE_SIZE	256	/* slots per lane, at most the ring's size */
-
-/*
- * How a pool tracks its DMA-mapped pages so page_pool_destroy() can unmap
- * the ones still in flight while the device is bound (the IOMMU crash at
- * driver unbind; see docs/DMA_SAFETY.md and <pagepool/core.h>):
- *   PP_DMA_TRACK_INDEX  upstream v6.15's design: an index in pp_magic and a
- *                       per-pool table, unmap-once by compare-and-exchange;
- *                       costs only at map and unmap. The default.
- *   PP_DMA_TRACK_ITEMS  the seeds' design: every page points at a 16-byte
- *                       page_pool_item in a page-sized block that names the
- *                       pool; hold/release item lists.
- *   PP_DMA_TRACK_OFF    no tracking: the behaviour before the fix.
- */
-enum pp_dma_tracking {
-	PP_DMA_TRACK_INDEX,
-	PP_DMA_TRACK_ITEMS,
-	PP_DMA_TRACK_OFF,
-};
-
-/*
- * A lane: its ring, the producer's count of pages it put in (the `ring`
- * statistic for lane returns) and the end of the ring credits it holds
- * (credit_end - produced of them are unspent); both are producer-written
- * only.
- *
- * Ring credits keep the lanes within the kernel's bound: a pool never
- * holds more returned pages than its ptr_ring would (pool_size, 1024 when
- * 0, at most 16384). The pool starts with that many credits; a page put
- * into a lane or the shared ring spends one, and the consumer gives them
- * back as it refills. A producer takes credits from the pool in batches
- * so the common put needs no atomic; the price is that a lane keeps what
- * it did not spend until its CPU puts again. What all lanes keep together
- * is capped at a 32nd of the ring (src/core/page_pool.c), so with several
- * returning CPUs a put may find the pool "full" at most that many pages
- * earlier than the kernel's ring would, however many CPUs went quiet with
- * credits in hand. A lane is a
- * ptr_ring of min(ring size, PP_LANE_SIZE) slots; when that is the whole
- * ring size, a full lane is a full ring (no spill), so with one returning
- * CPU ring and ring_full count exactly as the kernel's, consumed slots
- * that the consumer clears only a batch at a time included. A smaller
- * lane (pool_size > 256) spills into the shared ring: the same counts
- * as long as the consumer keeps up with neither ring wrapping onto
- * uncleared slots.
- */
-struct pp_lane {
-	struct ptr_ring ring;
-	u64 produced;
-	u64 credit_end;
-	u32 credits_kept;	/* declared in page_pool::ring_credits */
-};
-
+struct pp_lane;	/* src/core/ring.h: pagepool's lanes design */
 struct device;
 struct napi_struct;
 struct net_device;
@@ -251,15 +189,16 @@ struct page_pool {
 
 	struct pp_alloc_cache alloc ____cacheline_aligned_in_smp;
 #ifdef CONFIG_DEBUG_NET
-	/* The consumer-side guard (src/core/page_pool.c): which thread is
+	/* The consumer-side guard (ppcore_consumer_enter()): which thread is
 	 * inside an allocation or a direct recycle, how deep. */
 	void *dbg_consumer;
 	unsigned int dbg_consumer_depth;
 	bool dbg_consumer_warned;
 #endif
 
-	/* Recycle ring: many producers under ring.producer_lock, the
-	 * consumer (refill) lock-free. */
+	/* The shared ring: many producers under ring.producer_lock, the
+	 * consumer (refill) lock-free. With lanes, only what a lane cannot
+	 * take (a full lane, a CPU without one) comes here. */
 	struct ptr_ring ring;
 
 	/* PP_RING_LANES: lanes[cpu] is written (created, produced into) only
@@ -282,9 +221,9 @@ struct page_pool {
 	atomic_t pages_state_release_cnt ____cacheline_aligned_in_smp;
 
 	/* PP_RING_LANES: the free ring credits and those lanes declared
-	 * they keep (see struct pp_lane and src/core/page_pool.c). Taken
-	 * by producers a batch at a time, given back by the consumer once
-	 * per refill. */
+	 * they keep (see struct pp_lane and page_pool_ring_credits_take()).
+	 * Taken by producers a batch at a time, given back by the consumer
+	 * once per refill. */
 	atomic64_t ring_credits ____cacheline_aligned_in_smp;
 
 	/* Users: the driver, plus one per XDP memory-model registration. */

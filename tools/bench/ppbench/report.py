@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+"""The suite's text outputs: the summary table with its header (machine,
+pinning, load, what was skipped) and legend, the acceptance block, and
+<out>/bench.csv (one row per record, per table line and per verdict).
+run_bench.py writes the table to <out>/bench-summary.txt and prints it."""
+import csv
+import platform
+
+from .verdicts import label
+
+
+def fmt(x, digits=2):
+    if x is None:
+        return "-"
+    if abs(x) >= 1000:
+        return f"{x:.0f}"
+    return f"{x:.{digits}f}"
+
+
+def _r(x):
+    if x is None:
+        return ""
+    return f"{x:.4f}" if isinstance(x, float) else x
+
+
+def machine(res):
+    info = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                info.setdefault(k.strip(), v.strip())
+                if not line.strip():
+                    break
+    except OSError:
+        pass
+    model = info.get("model name", "?")
+    if "cpu family" in info:
+        model += (f" (family {info['cpu family']} model {info.get('model', '?')} "
+                  f"stepping {info.get('stepping', '?')})")
+    tsc = f"{res.tsc_hz / 1e9:.3f} GHz" if res.tsc_hz else "?"
+    try:
+        glibc = " ".join(platform.libc_ver())
+    except Exception:
+        glibc = "?"
+    return (f"{model}, {res.ncpus} CPUs, TSC {tsc} (time_bench_tsc_hz), "
+            f"kernel {platform.release()}, {res.dpdk_version or 'DPDK ?'}, {glibc}")
+
+
+def _plural(reps):
+    return f"{reps} run{'s' if reps > 1 else ''}"
+
+
+def table(res, rows, accept):
+    lines = []
+    warm = ", after a discarded warm-up" if res.had_warmup else ""
+    lines.append(f"pagepool benchmark summary ({res.mode}: medians of {_plural(res.reps)}{warm})")
+    lines.append(f"machine: {machine(res)}")
+    lines.append(f"pinning: RX / pool owner on host CPU {res.rx_cpu}, returning thread on "
+                 f"host CPU {res.ret_cpu}")
+    lines.append("glibc malloc: M_TRIM_THRESHOLD=1 GiB, M_TOP_PAD=64 MiB, "
+                 "M_MMAP_THRESHOLD=1 GiB (heap trimming off), heap warmed")
+    if res.load:
+        lines.append(f"machine load: 1-minute load average {res.load[0]} before the suite, "
+                     f"{res.load[-1]} after ({res.ncpus} CPUs; other work on the "
+                     "machine inflates every figure, the cross-CPU ones most)")
+    for what in res.skipped:
+        lines.append(f"not run: {what}")
+    lines.append("")
+    hdr = (f"{'test':<46} {'design':<8} {'median':>10} {'ns':>8} {'[min-max]':>21} "
+           f"{'ref':>9} {'ratio':>6}  {'kernel E5-1650v4':>16} {'EPYC 9684X':>10}")
+    lines.append(hdr)
+    lines.append("-" * len(hdr))
+    group = None
+    for r in rows:
+        if group is not None and r["group"] != group:
+            lines.append("")
+        group = r["group"]
+        if r["unit"] == "cycles":
+            med, lo, hi = fmt(r["median"]), fmt(r["min"]), fmt(r["max"])
+        else:
+            def M(x):
+                return "-" if x is None else f"{x / 1e6:.2f}M"
+            med, lo, hi = M(r["median"]), M(r["min"]), M(r["max"])
+        rng = f"[{lo}-{hi}]" if r["median"] is not None else "-"
+        if r["ref"] is None:
+            ref = ""
+        elif r["unit"] == "cycles":
+            ref = fmt(r["ref"])
+        else:
+            ref = f"{r['ref'] / 1e6:.2f}M"
+        ratio = f"{r['ratio']:.2f}x" if r["ratio"] is not None else ""
+        unit = "" if r["unit"] == "cycles" else f" {r['unit']}"
+        lines.append(f"{(r['test'] + unit)[:46]:<46} {r['design']:<8} {med:>10} "
+                     f"{fmt(r['median_ns']):>8} {rng:>21} {ref:>9} {ratio:>6}  "
+                     f"{fmt(r['kernel_e5'], 0) if r['kernel_e5'] else '':>16} "
+                     f"{fmt(r['kernel_epyc'], 0) if r['kernel_epyc'] else '':>10}")
+    lines.append("")
+    lines.append("cycles = TSC cycles per element (tsc_interval / invoke count); ns = "
+                 "time_interval / invoke count; pages/s, objects/s = returned / wall time.")
+    lines.append(f"ref: fast_path -> the faster DPDK single-object form "
+                 f"({res.dpdk_fast()[1] or '?'}); ptr_ring, slow -> absolute targets 20 and "
+                 "100 cycles; cross-CPU -> DPDK's get / SP-SC ring / put topology "
+                 "(ratio = ours / ref).")
+    lines.append("kernel: Jesper Brouer's published figures (Xeon E5-1650 v4 @ 3.60GHz, "
+                 "6.13.0-rc6; EPYC 9684X); different CPUs and TSC rates: compare ratios, "
+                 "not cycles.")
+    if res.xdp_designs:
+        lines.append("")
+        lines.append("xdp: bench_xdp_return, direct generation vs lookup generation per frame; "
+                     "design id = pagepool's id table, lfht = liburcu's rculfhash (a "
+                     "general-purpose RCU hash table, the kind the lookup generation read in "
+                     "the kernel); ratio = median over the runs of direct / lookup within a "
+                     "run.")
+    lines.append("")
+    lines.append(f"Acceptance (page_pool against DPDK, XDP direct against lookup; medians of "
+                 f"{_plural(res.reps)}; targets are reported, not enforced; INFO = "
+                 "reported, not judged - see docs/XDP.md):")
+    for d, what, ok, detail in accept:
+        lines.append(f"  {label(ok)}  [{d:<8}] {what}: {detail}")
+    return "\n".join(lines)
+
+
+def write_csv(path, res, rows, accept):
+    fields = ["kind", "program", "design", "returners", "test", "rep", "cpu", "role",
+              "step", "cycles", "ns", "invoke_count", "tsc_interval", "time_interval_ns",
+              "rate_per_sec", "median", "min", "max", "median_ns", "unit", "n",
+              "ref_name", "ref", "ratio", "kernel_e5_1650v4", "kernel_epyc_9684x",
+              "verdict"]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for s in res.samples:
+            w.writerow(dict(kind=s["kind"], program=s["program"], design=s["design"],
+                            returners=s["returners"], test=s["test"], rep=s["rep"] + 1,
+                            cpu=s["cpu"], role=s["role"], step=s["step"],
+                            cycles=_r(s["cycles"]), ns=_r(s["ns"]), invoke_count=s["invoke"],
+                            tsc_interval=s["tsc_interval"],
+                            time_interval_ns=s["time_interval"], rate_per_sec=s["rate"]))
+        for r in rows:
+            w.writerow(dict(kind="summary", design=r["design"], test=r["test"],
+                            median=_r(r["median"]), min=_r(r["min"]), max=_r(r["max"]),
+                            median_ns=_r(r["median_ns"]), unit=r["unit"], n=r["n"],
+                            ref_name=r["ref_name"], ref=_r(r["ref"]), ratio=_r(r["ratio"]),
+                            kernel_e5_1650v4=r["kernel_e5"] or "",
+                            kernel_epyc_9684x=r["kernel_epyc"] or ""))
+        for d, what, ok, detail in accept:
+            w.writerow(dict(kind="acceptance", design=d, test=what, verdict=label(ok),
+                            ref_name=detail))

@@ -1,0 +1,247 @@
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+"""Running the benchmark programs of a build directory: their command
+lines (loop counts, designs, pinning: the RX / pool owner thread on one
+host CPU, the returning thread on another), a discarded warm-up round and
+then the measured rounds, each running every program once in the same
+order so ours and the peers see the same machine; bounding the cross-CPU
+runs on a busy machine; skipping the designs the build lacks. Every
+output goes to bench-raw.txt with its command line, and replay() reads
+such a file back instead of running anything."""
+import os
+import re
+import subprocess
+import sys
+import time
+
+from . import BenchError
+from .buildcfg import BuildConfig
+from .catalog import (ALLOC_TYPES, CROSS_MIN_LOOPS, CROSS_SECONDS, DESIGNS, LOOPS, PEER_TYPES,
+                      RING_CONFIG, SIMPLE_TYPES, XDP_CONFIG, XDP_TABLES, xdp_expect)
+from .parse import parse_output, rates
+
+
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return f.read().split()[0]
+    except OSError:
+        return "?"
+
+
+def host_cpus():
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:
+        return list(range(os.cpu_count() or 1))
+
+
+def program_params(binary):
+    """The key=value names a benchmark program takes: a bare argument makes
+    bench_parse_params() print its usage (one "  name  help" line each) and
+    exit 2 before any set-up."""
+    try:
+        r = subprocess.run([binary, "-h"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return set()
+    return {m.group(1) for m in re.finditer(r"^  (\S+)\s", r.stderr, re.M)}
+
+
+class Runner:
+    def __init__(self, build, short, reps, verbose, results):
+        self.build = build
+        self.short = short
+        self.reps = reps
+        self.verbose = verbose
+        self.res = results
+        self.loops = LOOPS["short" if short else "full"]
+        self.bindir = os.path.join(build, "bench")
+        self.raw_outputs = []   # (program, design, rep, cmd, stdout)
+        self.choose_designs(BuildConfig.read(build))
+
+    def choose_designs(self, cfg):
+        """The designs to measure: those the build has. The same-run A/B
+        rows need an all-designs build; a default build gets its own
+        design's rows, and the report says what was skipped."""
+        res = self.res
+        res.ring_designs = [d for d in DESIGNS if cfg.has(RING_CONFIG[d])]
+        res.xdp_designs = [d for d in XDP_TABLES if cfg.has(*XDP_CONFIG[d])]
+        skipped = [f"ring design {d}" for d in DESIGNS if d not in res.ring_designs]
+        skipped += [f"bench_xdp_return table {d} (direct vs lookup)" for d in XDP_TABLES
+                    if d not in res.xdp_designs]
+        if skipped:
+            res.skipped = [f"{', '.join(skipped)}: the same-run A/B rows need an all-designs "
+                           f"build ({self.build} is configured without "
+                           f"CONFIG_PAGEPOOL_ALL_DESIGNS: meson configure {self.build} "
+                           "-Ddesigns=all)"]
+
+    def programs(self):
+        L = self.loops
+        b = self.bindir
+        cpu = self.res.rx_cpu
+        progs = []
+        # The ring design: PAGEPOOL_RING sets the library's default; a
+        # program with a ring= parameter sets it itself, so pass that too.
+        simple_ring = "ring" in program_params(f"{b}/bench_page_pool_simple")
+        for d in self.res.ring_designs:
+            ring = [f"ring={DESIGNS.index(d)}"] if simple_ring else []
+            progs.append(dict(name="bench_page_pool_simple", design=d,
+                              argv=[f"{b}/bench_page_pool_simple", f"loops={L['simple']}",
+                                    f"cpu={cpu}"] + ring,
+                              env={"PAGEPOOL_RING": d}, expect=SIMPLE_TYPES))
+        for n in (1, 2):
+            for d in self.res.ring_designs:
+                progs.append(dict(name="bench_page_pool_cross_cpu", design=d, returners=n,
+                                  argv=[f"{b}/bench_page_pool_cross_cpu",
+                                        f"loops={L['cross']}", f"returning_cpus={n}",
+                                        f"ring={DESIGNS.index(d)}", f"rx_cpu={cpu}"],
+                                  env={"PAGEPOOL_RING": d}, expect=[]))
+        progs.append(dict(name="bench_page_alloc", design="-",
+                          argv=[f"{b}/bench_page_alloc", f"loops={L['alloc']}",
+                                f"cpu={cpu}"], env={}, expect=ALLOC_TYPES))
+        progs.append(dict(name="bench_peers", design="-",
+                          argv=[f"{b}/bench_peers", f"loops={L['peers']}",
+                                f"cross_loops={L['peers_cross']}", f"cpu={cpu}",
+                                f"peer_cpu={self.res.ret_cpu}"], env={}, expect=PEER_TYPES))
+        for d in self.res.xdp_designs:
+            progs.append(dict(name="bench_xdp_return", design=d,
+                              argv=[f"{b}/bench_xdp_return", f"loops={L['xdp']}",
+                                    f"table={XDP_TABLES[d][0]}", f"cpu={cpu}"],
+                              env={}, expect=xdp_expect(d)))
+        for p in progs:
+            if not os.access(p["argv"][0], os.X_OK):
+                hint = (" (libdpdk not found when the build directory was configured: "
+                        "install libdpdk-dev and re-run meson setup --reconfigure)"
+                        if p["name"] == "bench_peers" else "")
+                raise BenchError(f"{p['argv'][0]} is missing{hint}")
+        return progs
+
+    def run_one(self, prog):
+        env = dict(os.environ)
+        env.update(prog["env"])
+        timeout = 30 if self.short else 120
+        cmd = " ".join(f"{k}={v}" for k, v in prog["env"].items())
+        cmd = (cmd + " " if cmd else "") + " ".join(prog["argv"])
+        try:
+            r = subprocess.run(prog["argv"], env=env, capture_output=True, text=True,
+                               timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise BenchError(f"timed out after {timeout} s: {cmd}")
+        if r.returncode != 0:
+            sys.stderr.write(r.stdout[-4000:] + r.stderr[-4000:])
+            raise BenchError(f"exit status {r.returncode}: {cmd}")
+        if self.verbose:
+            sys.stdout.write(f"--- {cmd}\n{r.stdout}")
+        return cmd, r.stdout
+
+    def run(self):
+        res = self.res
+        res.load.append(loadavg())
+        try:
+            if float(res.load[0]) > res.ncpus:
+                print(f"pagepool bench: WARNING: load average {res.load[0]} on "
+                      f"{res.ncpus} CPUs: other work competes with the benchmarks, "
+                      "the figures will be inflated (cross-CPU ones most)", flush=True)
+        except ValueError:
+            pass
+        for what in res.skipped:
+            print(f"pagepool bench: not run: {what}", flush=True)
+        progs = self.programs()
+        warmup = 0 if self.short else 1
+        total = warmup + self.reps
+        for r in range(total):
+            rep = r - warmup    # -1: the warm-up round, discarded
+            t0 = time.monotonic()
+            for p in progs:
+                cmd, out = self.run_one(p)
+                self.raw_outputs.append((p["name"], p["design"], rep, cmd, out))
+                if rep >= 0:
+                    res.add(p, rep, parse_output(p, rep, cmd, out))
+            label = "warm-up round (discarded)" if rep < 0 else f"round {rep + 1}/{self.reps}"
+            print(f"pagepool bench: {label}: {time.monotonic() - t0:.1f} s, load average "
+                  f"{loadavg()}", flush=True)
+            if rep < 0:
+                self.fit_cross_loops(progs)
+        res.load.append(loadavg())
+
+    def fit_cross_loops(self, progs):
+        """Keep the suite's wall time bounded on a busy machine. The cross-CPU
+        runs need both CPUs at once and slow down most (up to 100x) when
+        other work competes: when one of the warm-up round's cross-CPU runs
+        (2 returners: twice the pages) would take more than CROSS_SECONDS,
+        every cross-CPU run, ours and DPDK's alike so that they stay
+        comparable, uses CROSS_MIN_LOOPS. Said in the output; the loop
+        counts are in bench-raw.txt."""
+        seen = [x for _, _, rep, _, out in self.raw_outputs if rep < 0 for x in rates(out)]
+        default = self.loops["cross"]
+        if not seen or min(seen) * CROSS_SECONDS >= 2 * default or default <= CROSS_MIN_LOOPS:
+            return
+        loops = CROSS_MIN_LOOPS
+        print(f"pagepool bench: the machine is busy (slowest cross-CPU warm-up run: "
+              f"{min(seen) / 1e6:.2f} M/s): cross-CPU runs use {loops} loops instead of "
+              f"{default}", flush=True)
+        for p in progs:
+            if p["name"] == "bench_page_pool_cross_cpu":
+                p["argv"] = [f"loops={loops}" if a.startswith("loops=") else a
+                             for a in p["argv"]]
+            elif p["name"] == "bench_peers":
+                p["argv"] = [f"cross_loops={loops}" if a.startswith("cross_loops=") else a
+                             for a in p["argv"]]
+
+    def dump_raw(self, path):
+        with open(path, "w") as f:
+            if self.res.load:
+                f.write(f"### load: {' '.join(self.res.load)}\n")
+            for name, design, rep, cmd, out in self.raw_outputs:
+                tag = "warm-up" if rep < 0 else f"round {rep + 1}"
+                f.write(f"### {tag}: {cmd}\n{out}\n")
+
+
+def prog_from_cmd(cmd):
+    """The program description behind a command line of bench-raw.txt."""
+    words = cmd.split()
+    env = dict(w.split("=", 1) for w in words if "=" in w and "/" not in w
+               and w.split("=", 1)[0].isupper())
+    argv = [w for w in words if not ("=" in w and w.split("=", 1)[0].isupper())]
+    name = os.path.basename(argv[0])
+    params = dict(w.split("=", 1) for w in argv[1:] if "=" in w)
+    expect = {"bench_page_pool_simple": SIMPLE_TYPES, "bench_page_alloc": ALLOC_TYPES,
+              "bench_peers": PEER_TYPES}.get(name, [])
+    prog = dict(name=name, design=env.get("PAGEPOOL_RING", "-"), argv=argv, env=env,
+                expect=expect)
+    if name == "bench_page_pool_cross_cpu":
+        prog["returners"] = int(params.get("returning_cpus", 1))
+    if name == "bench_xdp_return":
+        table = int(params.get("table", 0))
+        prog["design"] = next(d for d, (t, _) in XDP_TABLES.items() if t == table)
+        prog["expect"] = xdp_expect(prog["design"])
+    return prog
+
+
+def replay(path, res):
+    """Parse a bench-raw.txt again (to re-render the table and chart) into
+    @res: its measured rounds, its load figures, and the designs it ran."""
+    with open(path) as f:
+        text = f.read()
+    chunks = re.split(r"^### (warm-up|round (\d+)): (.*)$", text, flags=re.M)
+    reps = 0
+    res.had_warmup = "### warm-up: " in text
+    m = re.search(r"^### load: (.*)$", text, re.M)
+    if m:
+        res.load = m.group(1).split()
+    res.mode = "replay"
+    rings, tables = set(), set()
+    # re.split gives [pre, tag, round, cmd, body, tag, round, cmd, body, ...]
+    for i in range(1, len(chunks) - 3, 4):
+        tag, rnd, cmd, out = chunks[i:i + 4]
+        if tag == "warm-up":
+            continue
+        rep = int(rnd) - 1
+        reps = max(reps, rep + 1)
+        prog = prog_from_cmd(cmd)
+        (tables if prog["name"] == "bench_xdp_return" else rings).add(prog["design"])
+        res.add(prog, rep, parse_output(prog, rep, cmd, out))
+    if not reps:
+        raise BenchError(f"no measured rounds in {path}")
+    res.reps = reps
+    res.ring_designs = [d for d in DESIGNS if d in rings]
+    res.xdp_designs = [d for d in XDP_TABLES if d in tables]
