@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * bench_xdp_return: what the seed "xdp: improve page_pool xdp_return
- * performance" (fb33ec016b87) saved, measured per frame - the old return
- * generation (mem id looked up in the id -> allocator table under
- * rcu_read_lock()) against the new one (the pool read from the page), in
- * one run, through the same exported calls, switched with
+ * bench_xdp_return: what the kernel commit "xdp: improve page_pool
+ * xdp_return performance" (fb33ec016b87) saved, measured per frame - the
+ * old return generation (mem id looked up in the id -> allocator table
+ * under rcu_read_lock()) against the new one (the pool read from the
+ * page), in one run, through the same exported calls, switched with
  * pp_xdp_set_return_mode().
  *
  *   loops=N      frames returned per test and generation (default
@@ -28,6 +28,11 @@
  *   gens=M       bitmask of generations: bit 0 direct, bit 1 lookup
  *                (default 3, both). One alone is for profilers
  *                (tools/callgrind_xdp_return.py); no ratio is printed.
+ *
+ * A library has the generations and tables its build chose (meson
+ * -Dxdp_return, -Dxdp_table); a default build has the direct generation
+ * alone. The rows of what the library lacks are left out, with a line
+ * that says so: all of them need a build with -Ddesigns=all.
  *
  * Set-up: a registered net_device, two RX queues, each with a page_pool
  * (order 0, 1024-entry ring, no DMA) registered through
@@ -242,7 +247,6 @@ static bool measure_pair(struct bench *b, u64 frames)
 			}
 		}
 	}
-	pp_xdp_set_return_mode(PP_XDP_RETURN_DIRECT);
 	return true;
 }
 
@@ -282,7 +286,7 @@ static void run_test(struct bench *b, int t)
 		pr_err("%s: cannot prepare frames\n", test_name[t]);
 		return;
 	}
-	/* Lookup first, as the seed's before/after. */
+	/* Lookup first, as the commit's before/after. */
 	for (m = PP_XDP_RETURN_LOOKUP; m >= PP_XDP_RETURN_DIRECT; m--) {
 		if (!(gens & (1ULL << m)))
 			continue;
@@ -300,6 +304,42 @@ static void run_softirq_tests(void *arg)
 
 	for (t = 0; t < T_NO_SOFTIRQ; t++)
 		run_test(arg, t);
+}
+
+/*
+ * Leave out of gens and of the table mask what this library was built
+ * without (its setters say -EOPNOTSUPP), each with a line that says so.
+ * Returns the tables to run, as a mask by enum pp_xdp_lookup_table; one
+ * bit, for one pass, when no lookup rows run (no table is read then).
+ */
+static unsigned int select_designs(void)
+{
+	static const char *const gen_name[2] = { "direct", "lookup" };
+	static const char *const table_row[2] = { "lookup", "lookup_rculfhash" };
+	unsigned int tables = 0;
+	int m, t;
+
+	for (m = PP_XDP_RETURN_DIRECT; m <= PP_XDP_RETURN_LOOKUP; m++) {
+		if ((gens & (1ULL << m)) && pp_xdp_set_return_mode(m) == -EOPNOTSUPP) {
+			gens &= ~(1ULL << m);
+			pr_info("bench_xdp_return: no %s rows: this build has no %s generation "
+				"(they need meson -Ddesigns=all)\n", gen_name[m], gen_name[m]);
+		}
+	}
+	if (!(gens & (1ULL << PP_XDP_RETURN_LOOKUP)))
+		return 1U << PP_XDP_TABLE_ID;
+	for (t = PP_XDP_TABLE_ID; t <= PP_XDP_TABLE_RCULFHASH; t++) {
+		if (table != 2 && (int)table != t)
+			continue;
+		if (pp_xdp_set_lookup_table(t) == -EOPNOTSUPP) {
+			pr_info("bench_xdp_return: no %s rows: this build has no %s table "
+				"(they need meson -Ddesigns=all)\n", table_row[t],
+				t == PP_XDP_TABLE_ID ? "id" : "rculfhash");
+			continue;
+		}
+		tables |= 1U << t;
+	}
+	return tables;
 }
 
 static void print_ratios(const struct bench *b)
@@ -337,6 +377,7 @@ int main(int argc, char **argv)
 		{ "table", &table, "lookup table: 0 id table, 1 rculfhash, 2 both" },
 		{ "gens", &gens, "generations: bit 0 direct, bit 1 lookup" },
 	};
+	unsigned int tables;
 	int tbl;
 	struct xdp_mem_info *others;
 	struct bench *b;
@@ -352,6 +393,9 @@ int main(int argc, char **argv)
 	}
 	bench_init((int)(long long)host_cpu, 0, 64);
 	pr_info("bench_xdp_return: Loaded\n");
+	tables = select_designs();
+	if (!gens || !tables)
+		return 0;
 
 	b = calloc(1, sizeof(*b));
 	others = calloc(nr_models + 1, sizeof(*others));
@@ -387,15 +431,15 @@ int main(int argc, char **argv)
 		pp_xdp_mem_id_count(), b->rxq[0].mem.id, b->rxq[1].mem.id);
 
 	for (tbl = PP_XDP_TABLE_ID; tbl <= PP_XDP_TABLE_RCULFHASH; tbl++) {
-		if (table != 2 && (int)table != tbl)
+		if (!(tables & (1U << tbl)))
 			continue;
-		pp_xdp_set_lookup_table(tbl);
+		if (gens & (1ULL << PP_XDP_RETURN_LOOKUP))
+			pp_xdp_set_lookup_table(tbl);
 		lookup_label = tbl == PP_XDP_TABLE_ID ? "lookup" : "lookup_rculfhash";
 		bench_run_in_softirq(run_softirq_tests, b);
 		run_test(b, T_NO_SOFTIRQ);
 		print_ratios(b);
 	}
-	pp_xdp_set_lookup_table(PP_XDP_TABLE_ID);
 
 	for (q = 0; q < 2; q++) {
 		xdp_rxq_info_unreg(&b->rxq[q]);		/* drops the XDP reference */

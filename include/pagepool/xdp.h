@@ -14,10 +14,10 @@ extern "C" {
 #endif
 
 /*
- * PP_XDP_RETURN_DIRECT (default) - the kernel since v6.1 (seed "xdp:
- *	improve page_pool xdp_return performance", fb33ec016b87): the pool is
- *	read from the page (netmem_get_pp()); no lookup, no RCU section. Safe
- *	because a pool with pages in flight is never freed.
+ * PP_XDP_RETURN_DIRECT - the kernel since v6.1 (commit fb33ec016b87, "xdp:
+ *	improve page_pool xdp_return performance"): the pool is read from the
+ *	page (netmem_get_pp()); no lookup, no RCU section. Safe because a
+ *	pool with pages in flight is never freed.
  * PP_XDP_RETURN_LOOKUP - the kernel up to v6.0: under rcu_read_lock(), the
  *	frame's mem id is looked up in the id -> allocator hash table and the
  *	page is put to that allocator's pool. The id travels in
@@ -26,30 +26,48 @@ extern "C" {
  *	changes (v5.11-v6.13); they need one RCU read-side section around the
  *	whole bulk, as those kernels did.
  * Both give every page back to the pool that owns it; only the cost
- * differs. Switching at run time is allowed, also with frames in flight,
- * but not in the middle of a bulk (flush first).
+ * differs. __xdp_return() has no id and reads the pool from the page in
+ * every build.
+ *
+ * Which generations a library has is a build option: meson
+ * -Dxdp_return=direct (the default) or lookup compiles that one alone -
+ * the return calls then contain no test for the other - and -Ddesigns=all
+ * compiles both, chosen at run time here (starting with the one
+ * -Dxdp_return names). Switching at run time is allowed, also with frames
+ * in flight, but not in the middle of a bulk (flush first).
  */
 enum pp_xdp_return_mode {
 	PP_XDP_RETURN_DIRECT = 0,
 	PP_XDP_RETURN_LOOKUP = 1,
 };
 
-/* Set the mode for every thread. Returns the previous mode, or -EINVAL.
- * The environment variable PAGEPOOL_XDP_RETURN=direct|lookup sets the
- * initial mode (read when the library is loaded). Any thread. */
+/*
+ * Set the mode for every thread. Returns the previous mode; -EINVAL for a
+ * value that is no mode, -EOPNOTSUPP for a generation this library was
+ * built without (a one-design build accepts only its own, and changes
+ * nothing). The environment variable PAGEPOOL_XDP_RETURN=direct|lookup
+ * gives the initial mode, applied at the first memory model registration
+ * or the first call of these functions, whichever is first; one naming a
+ * generation the build lacks is reported (a warning naming the build
+ * option) and ignored. Any thread.
+ */
 int pp_xdp_set_return_mode(int mode);
 int pp_xdp_get_return_mode(void);
 
 /*
  * Which id -> allocator table the LOOKUP generation reads:
- * PP_XDP_TABLE_ID (default) - pagepool's RCU table indexed by the id
- *	(open addressing, a few dependent loads, inlined);
+ * PP_XDP_TABLE_ID - pagepool's RCU table indexed by the id (open
+ *	addressing, a few dependent loads, inlined);
  * PP_XDP_TABLE_RCULFHASH - liburcu's rculfhash, a general-purpose RCU hash
  *	table like the kernel's rhashtable that v6.0 looked the id up in (a
  *	function call, a hash, a split-ordered bucket walk).
- * Both are kept up to date; only the lookups change. The environment
- * variable PAGEPOOL_XDP_TABLE=id|rculfhash sets the initial choice.
- * Returns the previous table, or -EINVAL. Any thread.
+ * A build option as the return mode is: meson -Dxdp_table=id (the
+ * default) or rculfhash, or both with -Ddesigns=all. With both, both are
+ * kept up to date and only the lookups change. The environment variable
+ * PAGEPOOL_XDP_TABLE=id|rculfhash gives the initial choice, as
+ * PAGEPOOL_XDP_RETURN does. Returns the previous table; -EINVAL for a
+ * value that is no table, -EOPNOTSUPP for a table the build lacks, -ENOMEM
+ * (nothing changed). Any thread.
  */
 enum pp_xdp_lookup_table {
 	PP_XDP_TABLE_ID = 0,

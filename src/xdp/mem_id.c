@@ -9,6 +9,11 @@
  * from MEM_ID_MIN; -ENOSPC when that fails too. An id becomes free again
  * only in the RCU callback that frees its entry, so a reader that found
  * the entry never sees the id reused under it.
+ *
+ * Memory orders: the writer sides of the id table's pairs, T0w (a new
+ * array) and S0w (a new entry), whose readers and table are in
+ * xdp_internal.h; rculfhash orders its own (mem_lfht.c). Everything else
+ * here is read and written under ppxdp_mem_lock.
  */
 #include <linux/bitops.h>
 #include <linux/bug.h>
@@ -22,24 +27,30 @@
 
 DEFINE_MUTEX(ppxdp_mem_lock);
 struct ppxdp_mem_table *ppxdp_mem_table;
-DEFINE_STATIC_KEY_FALSE(ppxdp_lookup_lfht);
 
 /*
- * The rculfhash mirror of the id table, under ppxdp_mem_lock. It is only
- * built when the rculfhash lookup is first chosen (rculfhash with
- * auto-resize runs a worker thread; a process that never compares the two
- * tables should not get one), then kept up to date by every insert and
- * remove for the rest of the process, so switching back and forth is cheap.
+ * Whether every insert and remove also goes to the rculfhash table
+ * (mem_lfht.c), under ppxdp_mem_lock. In a build whose table is rculfhash:
+ * always; in a build without it: never (a constant, so the calls are not
+ * compiled). In an all-designs build, from the first time its lookups are
+ * chosen on (ppxdp_lfht_start(); rculfhash with auto-resize runs a worker
+ * thread, and a process that never compares the two tables should not get
+ * one), then for the rest of the process, so switching back and forth is
+ * cheap. The id table is kept in every build: it hands out the ids, and
+ * writers find entries in it (ppxdp_mem_find(), by allocator at
+ * disconnect).
  */
-static bool lfht_mirrored;
+#ifdef CONFIG_PAGEPOOL_ALL_DESIGNS
+static bool lfht_kept = CONFIG_PAGEPOOL_XDP_TABLE_DEFAULT == PP_XDP_TABLE_RCULFHASH;
 
-/* Add every live entry of the current table to the mirror. */
-static int lfht_mirror_start(void)
+int ppxdp_lfht_start(void)
 {
 	struct ppxdp_mem_table *t = ppxdp_mem_table;
 	u32 i, done = 0;
 	int err = 0;
 
+	if (lfht_kept)
+		return 0;
 	rcu_read_lock();
 	for (i = 0; t && i <= t->mask; i++) {
 		struct xdp_mem_allocator *xa = t->slots[i];
@@ -52,7 +63,7 @@ static int lfht_mirror_start(void)
 		done = i + 1;
 	}
 	if (err) {
-		/* Undo: the mirror is all or nothing. */
+		/* Undo: the rculfhash table is all or nothing. */
 		for (i = 0; i < done; i++) {
 			struct xdp_mem_allocator *xa = t->slots[i];
 
@@ -63,41 +74,12 @@ static int lfht_mirror_start(void)
 	rcu_read_unlock();
 	if (err)
 		return -ENOMEM;
-	lfht_mirrored = true;
+	lfht_kept = true;
 	return 0;
 }
-
-int pp_xdp_set_lookup_table(int table)
-{
-	int old, err = 0;
-
-	if (table != PP_XDP_TABLE_ID && table != PP_XDP_TABLE_RCULFHASH)
-		return -EINVAL;
-	mutex_lock(&ppxdp_mem_lock);
-	old = static_key_enabled(&ppxdp_lookup_lfht) ? PP_XDP_TABLE_RCULFHASH
-						     : PP_XDP_TABLE_ID;
-	if (table == PP_XDP_TABLE_RCULFHASH) {
-		/* Fill the mirror before any reader may look in it. */
-		if (!lfht_mirrored) {
-			err = lfht_mirror_start();
-			/*
-			 * Our static keys are a relaxed flag, not the kernel's
-			 * patched-and-synchronised code: a grace period (a
-			 * barrier on every reader thread, liburcu-memb's
-			 * membarrier) orders the mirror's contents before the
-			 * flag for any reader that then sees the flag set.
-			 */
-			if (!err)
-				synchronize_rcu();
-		}
-		if (!err)
-			static_branch_enable(&ppxdp_lookup_lfht);
-	} else {
-		static_branch_disable(&ppxdp_lookup_lfht);
-	}
-	mutex_unlock(&ppxdp_mem_lock);
-	return err ? err : old;
-}
+#else
+#define lfht_kept	IS_ENABLED(CONFIG_PAGEPOOL_XDP_TABLE_RCULFHASH)
+#endif
 
 /* Id allocator state, under ppxdp_mem_lock. */
 #define MEM_ID_WORDS	((PPXDP_MEM_ID_MAX + BITS_PER_LONG - 1) / BITS_PER_LONG)
@@ -213,7 +195,7 @@ static int table_rehash(u32 size)
 		t->live++;
 	}
 	t->used = t->live;
-	/* Release: the filled array before the pointer to it. */
+	/* T0w: the filled array before the pointer to it (xdp_internal.h). */
 	rcu_assign_pointer(ppxdp_mem_table, t);
 	if (old)
 		kfree_rcu(old, rcu);
@@ -236,6 +218,8 @@ int ppxdp_mem_insert(struct xdp_mem_allocator *xa)
 	int id, err;
 	u32 i;
 
+	/* The first registration: the environment's designs apply now. */
+	ppxdp_designs_init_locked();
 	id = mem_id_cyclic_get();
 	if (id < 0)
 		return id;
@@ -249,8 +233,8 @@ int ppxdp_mem_insert(struct xdp_mem_allocator *xa)
 		t = ppxdp_mem_table;
 	}
 
-	/* The rculfhash mirror first: nothing is published if it fails. */
-	if (lfht_mirrored) {
+	/* The rculfhash table first: nothing is published if it fails. */
+	if (lfht_kept) {
 		rcu_read_lock();
 		err = ppxdp_lfht_add(&xa->lfht, (u32)id);
 		rcu_read_unlock();
@@ -265,7 +249,7 @@ int ppxdp_mem_insert(struct xdp_mem_allocator *xa)
 	if (!t->slots[i])
 		t->used++;
 	t->live++;
-	/* Release: the entry's fields before the pointer to it. */
+	/* S0w: the entry's fields before the pointer to it (xdp_internal.h). */
 	rcu_assign_pointer(t->slots[i], xa);
 	return 0;
 }
@@ -288,7 +272,7 @@ static void table_remove_slot(struct ppxdp_mem_table *t, u32 i)
 
 	WRITE_ONCE(t->slots[i], PPXDP_TOMBSTONE);
 	t->live--;
-	if (lfht_mirrored) {
+	if (lfht_kept) {
 		rcu_read_lock();
 		ppxdp_lfht_del(&xa->lfht);
 		rcu_read_unlock();
@@ -303,6 +287,22 @@ static void table_maybe_shrink(void)
 
 	if (table_size(t) > TABLE_MIN_SIZE && t->live * 8 < table_size(t))
 		(void)table_rehash(table_size_for(t->live));
+}
+
+struct xdp_mem_allocator *ppxdp_mem_find(u32 id)
+{
+	const struct ppxdp_mem_table *t = ppxdp_mem_table;
+	u32 i;
+
+	if (!t)
+		return NULL;
+	for (i = id & t->mask; t->slots[i]; i = (i + 1) & t->mask) {
+		struct xdp_mem_allocator *xa = t->slots[i];
+
+		if (xa != PPXDP_TOMBSTONE && xa->mem.id == id)
+			return xa;
+	}
+	return NULL;
 }
 
 void ppxdp_mem_remove(struct xdp_mem_allocator *xa)

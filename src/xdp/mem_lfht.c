@@ -2,14 +2,23 @@
 /*
  * The id -> allocator table on liburcu's rculfhash: a general-purpose RCU
  * hash table, as the kernel's rhashtable is (split-ordered lists, a hash
- * computed per lookup, a bucket walk). It mirrors the id table of
- * mem_id.c so the old lookup generation of __xdp_return() can be measured
- * against the kind of table the kernel used (pp_xdp_set_lookup_table()).
+ * computed per lookup, a bucket walk). It holds the same entries as the id
+ * table of mem_id.c, so the lookup generation of the XDP return path can
+ * read the kind of table the kernel used (pp_xdp_set_lookup_table()).
+ * Compiled only in builds that have it (meson -Dxdp_table=rculfhash, or
+ * -Ddesigns=all), the only file that needs liburcu-cds.
  *
  * This file includes liburcu's headers, which map rcu_* names and define
- * struct rcu_head, so it sees none of the kernel headers: the node is an
- * opaque blob in struct xdp_mem_allocator (size checked below) and callers
- * hold the RCU read-side lock as rculfhash requires.
+ * struct rcu_head, so it sees none of the kernel headers but
+ * <linux/atomic.h>: the node is an opaque blob in struct xdp_mem_allocator
+ * (size checked below) and callers hold the RCU read-side lock as
+ * rculfhash requires.
+ *
+ * Memory orders (the table pointer; rculfhash orders its nodes itself):
+ *   H0w  smp_store_release(&ht)   ppxdp_lfht_add(), first call
+ *   H0r  smp_load_acquire(&ht)    ppxdp_lfht_lookup()
+ * A reader that sees the table sees it set up. Writers (add, del) hold
+ * ppxdp_mem_lock, so their own loads of ht are relaxed (READ_ONCE()).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +26,8 @@
 #define _LGPL_SOURCE 1
 #include <urcu/urcu-memb.h>
 #include <urcu/rculfhash.h>
+
+#include <linux/atomic.h>
 
 #include "xdp/mem_lfht.h"
 
@@ -41,7 +52,7 @@ static int match_id(struct cds_lfht_node *node, const void *key)
 
 int ppxdp_lfht_add(struct ppxdp_lfht_node *node, uint32_t id)
 {
-	struct cds_lfht *t = __atomic_load_n(&ht, __ATOMIC_RELAXED);
+	struct cds_lfht *t = READ_ONCE(ht);
 
 	if (!t) {
 		/* 64 buckets to start, as the kernel's nelem_hint. */
@@ -49,8 +60,8 @@ int ppxdp_lfht_add(struct ppxdp_lfht_node *node, uint32_t id)
 					&urcu_memb_flavor, NULL);
 		if (!t)
 			return -1;
-		/* Release: the table's set-up before the pointer to it. */
-		__atomic_store_n(&ht, t, __ATOMIC_RELEASE);
+		/* H0w: the table's set-up before the pointer to it. */
+		smp_store_release(&ht, t);
 	}
 	node->id = id;
 	cds_lfht_node_init((struct cds_lfht_node *)node);
@@ -60,7 +71,7 @@ int ppxdp_lfht_add(struct ppxdp_lfht_node *node, uint32_t id)
 
 void ppxdp_lfht_del(struct ppxdp_lfht_node *node)
 {
-	struct cds_lfht *t = __atomic_load_n(&ht, __ATOMIC_RELAXED);
+	struct cds_lfht *t = READ_ONCE(ht);
 
 	if (t)
 		cds_lfht_del(t, (struct cds_lfht_node *)node);
@@ -68,7 +79,8 @@ void ppxdp_lfht_del(struct ppxdp_lfht_node *node)
 
 struct ppxdp_lfht_node *ppxdp_lfht_lookup(uint32_t id)
 {
-	struct cds_lfht *t = __atomic_load_n(&ht, __ATOMIC_ACQUIRE);
+	/* H0r: pairs with H0w; the table is seen set up. */
+	struct cds_lfht *t = smp_load_acquire(&ht);
 	struct cds_lfht_iter iter;
 
 	if (!t)

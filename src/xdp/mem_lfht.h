@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * The rculfhash mirror of the mem id table (mem_lfht.c), in plain C types:
- * included both by mem_lfht.c (with liburcu's headers) and by the XDP
- * layer (with the kernel's). Callers hold the RCU read-side lock for
- * add, del and lookup, and ppxdp_mem_lock for add and del.
+ * The rculfhash table of mem ids (mem_lfht.c), in plain C types: included
+ * both by mem_lfht.c (with liburcu's headers) and by the XDP layer (with
+ * the kernel's). Callers hold the RCU read-side lock for add, del and
+ * lookup, and ppxdp_mem_lock for add and del. Defined only in builds with
+ * the rculfhash table (CONFIG_PAGEPOOL_XDP_TABLE_RCULFHASH); the others
+ * never call them.
  */
 #ifndef _PP_XDP_MEM_LFHT_H
 #define _PP_XDP_MEM_LFHT_H

@@ -57,7 +57,7 @@ void xdp_unreg_mem_model(struct xdp_mem_info *mem)
 		return;
 
 	mutex_lock(&ppxdp_mem_lock);
-	xa = ppxdp_mem_lookup(id);
+	xa = ppxdp_mem_find(id);
 	if (!xa) {
 		mutex_unlock(&ppxdp_mem_lock);
 		WARN(1, "Request remove non-existing id(%u), driver bug?", id);

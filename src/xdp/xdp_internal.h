@@ -26,6 +26,18 @@
  *             NULL, so a probe ends even while writers run.
  * Entries are immutable once published, but for the writer-only
  * unregistered flag.
+ *
+ * Memory orders (the id table; mem_lfht.c has its own for rculfhash):
+ *   T0w  rcu_assign_pointer(ppxdp_mem_table)   table_rehash()       release
+ *   T0r  rcu_dereference(ppxdp_mem_table)      ppxdp_mem_lookup()   acquire
+ *   S0w  rcu_assign_pointer(t->slots[i])       ppxdp_mem_insert()   release
+ *   S0r  rcu_dereference(t->slots[i])          ppxdp_mem_lookup()   acquire
+ * T0: a reader that sees the new array sees it filled (its mask, every
+ * slot the rehash copied). S0: a reader that sees an entry sees its id,
+ * type and allocator. A tombstone is a plain WRITE_ONCE(): nothing is
+ * read through it. The old array and removed entries are freed after a
+ * grace period (kfree_rcu(), call_rcu()), so a reader still holding them
+ * reads valid memory until it leaves its read-side section.
  */
 #ifndef _PP_XDP_INTERNAL_H
 #define _PP_XDP_INTERNAL_H
@@ -36,6 +48,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
+#include <net/page_pool/types.h>
 #include <net/xdp.h>
 
 /* The kernel's struct xdp_mem_allocator: what a mem id names. */
@@ -75,28 +88,69 @@ extern struct ppxdp_mem_table *ppxdp_mem_table;
 extern struct mutex ppxdp_mem_lock;
 
 /*
- * Look @id up. Caller MUST be inside an RCU read-side section (or hold
- * ppxdp_mem_lock) and keep it while using the entry. NULL when unknown.
+ * The designs of the XDP layer, two axes, each chosen at build time
+ * (meson -Dxdp_return, -Dxdp_table; <generated/autoconf.h>):
+ *
+ *   return generation   CONFIG_PAGEPOOL_XDP_RETURN_DIRECT   return.c
+ *                       CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP   return_lookup.c
+ *   lookup table        CONFIG_PAGEPOOL_XDP_TABLE_ID        here and mem_id.c
+ *                       CONFIG_PAGEPOOL_XDP_TABLE_RCULFHASH mem_lfht.c
+ *
+ * A default build has one design per axis: ppxdp_return_lookup_on() and
+ * ppxdp_table_lfht_on() are then constants (macros, so that even an
+ * unoptimised build drops the other design's calls), the fast paths carry
+ * no test for the other design and its file is not compiled. An
+ * all-designs build (-Ddesigns=all, CONFIG_PAGEPOOL_ALL_DESIGNS) compiles
+ * both of each axis, and the two predicates read static keys, switched by
+ * pp_xdp_set_return_mode() and pp_xdp_set_lookup_table() (designs.c).
  */
-DECLARE_STATIC_KEY_FALSE(ppxdp_lookup_lfht);
+#ifdef CONFIG_PAGEPOOL_ALL_DESIGNS
+/* designs.c. Hidden: the library's own code reads them directly, not
+ * through the GOT (one instruction less per return). */
+extern struct static_key_false ppxdp_return_lookup __attribute__((visibility("hidden")));
+extern struct static_key_false ppxdp_lookup_lfht __attribute__((visibility("hidden")));
 
+#define ppxdp_return_lookup_on()	static_branch_unlikely(&ppxdp_return_lookup)
+#define ppxdp_table_lfht_on()		static_branch_unlikely(&ppxdp_lookup_lfht)
+#else
+#define ppxdp_return_lookup_on()	IS_ENABLED(CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP)
+#define ppxdp_table_lfht_on()		IS_ENABLED(CONFIG_PAGEPOOL_XDP_TABLE_RCULFHASH)
+#endif
+
+/*
+ * designs.c: the choices the environment (PAGEPOOL_XDP_RETURN,
+ * PAGEPOOL_XDP_TABLE) makes, applied once: at the first memory-model
+ * registration - no frame can name a page_pool's memory model before
+ * that - or at the first call of a setter or getter, whichever is first
+ * (an explicit choice then wins). With ppxdp_mem_lock held.
+ */
+void ppxdp_designs_init_locked(void);
+
+/*
+ * Look @id up, for the lookup generation. Caller MUST be inside an RCU
+ * read-side section (or a bh-disabled region) and keep it while using the
+ * entry. NULL when unknown. Writers, who hold ppxdp_mem_lock, use
+ * ppxdp_mem_find() instead: the id table is their registry in every build.
+ */
 static __always_inline struct xdp_mem_allocator *ppxdp_mem_lookup(u32 id)
 {
-	/* Acquire (rcu_dereference) pairs with the release in the writer's
-	 * rcu_assign_pointer(): the array's contents and the entries it
-	 * points to are seen initialised. */
-	const struct ppxdp_mem_table *t = rcu_dereference(ppxdp_mem_table);
+	const struct ppxdp_mem_table *t;
 	u32 i;
 
 	/* The general-purpose table, as the kernel's rhashtable. */
-	if (static_branch_unlikely(&ppxdp_lookup_lfht)) {
+	if (ppxdp_table_lfht_on()) {
 		struct ppxdp_lfht_node *n = ppxdp_lfht_lookup(id);
 
 		return n ? container_of(n, struct xdp_mem_allocator, lfht) : NULL;
 	}
+	/* T0r: pairs with T0w, the publication of the array in
+	 * table_rehash() (mem_id.c): its slots are seen as filled. */
+	t = rcu_dereference(ppxdp_mem_table);
 	if (unlikely(!t))
 		return NULL;
 	for (i = id & t->mask;; i = (i + 1) & t->mask) {
+		/* S0r: pairs with S0w, the publication of an entry in
+		 * ppxdp_mem_insert(): its fields are seen initialised. */
 		struct xdp_mem_allocator *xa = rcu_dereference(t->slots[i]);
 
 		if (!xa)
@@ -113,15 +167,76 @@ int ppxdp_mem_insert(struct xdp_mem_allocator *xa);
 void ppxdp_mem_remove(struct xdp_mem_allocator *xa);
 /* Unpublish every entry of @allocator. */
 void ppxdp_mem_remove_allocator(const void *allocator);
+/* The published entry of @id, or NULL, from the id table. */
+struct xdp_mem_allocator *ppxdp_mem_find(u32 id);
+/* All-designs builds: fill the rculfhash table with every published
+ * entry and keep it filled from now on (0, or -ENOMEM with nothing
+ * added). The other builds keep it from the start if they have it. */
+int ppxdp_lfht_start(void);
 
-/* return.c: the old generation is on while this key is enabled. Hidden:
- * the library's own code reads it directly, not through the GOT (one
- * instruction less per return). */
-extern struct static_key_false ppxdp_return_lookup __attribute__((visibility("hidden")));
+/*
+ * Where the two return generations meet.
+ *
+ * The exported calls of return.c (xdp_return_frame*(), xdp_return_buff(),
+ * xdp_return_frag(), xdp_return_frame_bulk()) pick the generation with
+ * ppxdp_return_lookup_on(), once per netmem or bulk add, and hand the
+ * lookup generation (return_lookup.c) what it needs:
+ *   - ppxdp_return_pp_lookup(): a MEM_TYPE_PAGE_POOL netmem that is
+ *     already its compound head, the memory model's id and napi_direct
+ *     (not yet masked by xdp_return_frame_no_direct());
+ *   - ppxdp_return_frame_bulk_lookup(): a MEM_TYPE_PAGE_POOL frame and
+ *     the bulk, whose count may be anything (a bad one is reset).
+ * The direct path, the kernel's current one, is compiled in every build:
+ * __xdp_return() carries no id, so it always reads the pool from the page
+ * (in a lookup-only build that is all the direct path serves). Both generations end in page_pool's put (the lookup one
+ * through the owner check of page_pool_put_full_netmem(), the direct one
+ * having read the owner from the page) and share the bulk: the same queue
+ * of netmems, flushed by xdp_flush_frame_bulk() into
+ * page_pool_put_netmem_bulk(), which sorts mixed pools out. Only the
+ * lookup generation reads or writes bq->xa; the direct one leaves it as
+ * xdp_frame_bulk_init() set it. Switching generations is allowed with
+ * frames in flight, not in the middle of a bulk.
+ */
+void ppxdp_return_pp_lookup(netmem_ref netmem, u32 mem_id, bool napi_direct);
+void ppxdp_return_frame_bulk_lookup(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq);
 
-static __always_inline bool ppxdp_return_lookup_on(void)
+/* return.c, for both generations' bulks. */
+/* A bulk whose count is past its capacity: reported, and reset. */
+void ppxdp_bulk_bad_count(struct xdp_frame_bulk *bq);
+/* Queue a multi-buffer frame's fragments, flushing whenever it is full. */
+void ppxdp_bulk_add_frags(const struct xdp_frame *xdpf, struct xdp_frame_bulk *bq);
+
+/*
+ * What a bulk queues for a frame's head: the page of its data, not yet its
+ * compound head - page_pool_put_netmem_bulk() takes any page of a compound
+ * netmem (as it must for fragments) and finds the head itself, so finding
+ * it here too would cost the bulk add four instructions for nothing.
+ */
+static __always_inline netmem_ref ppxdp_bulk_netmem(const void *data)
 {
-	return static_branch_unlikely(&ppxdp_return_lookup);
+	return page_to_netmem(virt_to_page(data));
+}
+
+/* Give back a bulk whose count is at least its capacity: full, or bad
+ * (reset). The put is of exactly XDP_BULK_QUEUE_SIZE, which costs no
+ * more than xdp_flush_frame_bulk()'s empty test and count reload. */
+static __always_inline void ppxdp_bulk_flush_full(struct xdp_frame_bulk *bq)
+{
+	if (unlikely(bq->count != XDP_BULK_QUEUE_SIZE)) {
+		ppxdp_bulk_bad_count(bq);
+		return;
+	}
+	page_pool_put_netmem_bulk(bq->q, XDP_BULK_QUEUE_SIZE);
+	bq->count = 0;
+}
+
+/* Room for one more netmem: a full bulk is flushed, a bad one reset.
+ * Unsigned, so a negative count is past capacity too (and the compare
+ * costs what the kernel's == does). */
+static __always_inline void ppxdp_bulk_make_room(struct xdp_frame_bulk *bq)
+{
+	if (unlikely((u32)bq->count >= XDP_BULK_QUEUE_SIZE))
+		ppxdp_bulk_flush_full(bq);
 }
 
 #endif /* _PP_XDP_INTERNAL_H */

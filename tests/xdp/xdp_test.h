@@ -147,15 +147,76 @@ static inline void run_in_poll(struct napi_struct *napi, void (*fn)(void *), voi
 	assert_int_equal(READ_ONCE(napi->list_owner), -1);
 }
 
-static const int xt_modes[2] __maybe_unused = { PP_XDP_RETURN_DIRECT, PP_XDP_RETURN_LOOKUP };
-
 /*
  * The three ways a frame finds its pool: 0 the direct generation (the
  * pool pointer in the page), 1 the lookup generation on pagepool's id
- * table, 2 the lookup generation on liburcu's rculfhash.
+ * table, 2 the lookup generation on liburcu's rculfhash. A build has the
+ * ones its options chose (-Dxdp_return, -Dxdp_table), or all three with
+ * -Ddesigns=all.
  */
+#define XT_GENERATIONS	3
+
+static const char *const xt_generation_name[XT_GENERATIONS] __maybe_unused = {
+	"direct", "lookup on the id table", "lookup on rculfhash",
+};
+
+static inline bool xt_generation_built(int g)
+{
+	switch (g) {
+	case 0:
+		return IS_ENABLED(CONFIG_PAGEPOOL_XDP_RETURN_DIRECT);
+	case 1:
+		return IS_ENABLED(CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP) &&
+		       IS_ENABLED(CONFIG_PAGEPOOL_XDP_TABLE_ID);
+	default:
+		return IS_ENABLED(CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP) &&
+		       IS_ENABLED(CONFIG_PAGEPOOL_XDP_TABLE_RCULFHASH);
+	}
+}
+
+/*
+ * Switch to generation @g: true; false, after a message, when the build
+ * does not have it - the setters must then have refused with -EOPNOTSUPP.
+ * The direct generation reads no table, so it sets none.
+ */
+static inline bool xt_set_generation(int g)
+{
+	static bool said[XT_GENERATIONS];
+	int mode = pp_xdp_set_return_mode(g ? PP_XDP_RETURN_LOOKUP : PP_XDP_RETURN_DIRECT);
+	int table = g ? pp_xdp_set_lookup_table(g == 2 ? PP_XDP_TABLE_RCULFHASH
+						       : PP_XDP_TABLE_ID) : 0;
+
+	if (!xt_generation_built(g)) {
+		assert_true(mode == -EOPNOTSUPP || table == -EOPNOTSUPP);
+		assert_true(mode >= 0 || mode == -EOPNOTSUPP);
+		assert_true(table >= 0 || table == -EOPNOTSUPP);
+		if (!said[g])
+			print_message("    generation \"%s\" is not in this build (meson "
+				      "-Ddesigns=all): its runs are skipped\n", xt_generation_name[g]);
+		said[g] = true;
+		return false;
+	}
+	assert_true(mode >= 0);
+	assert_true(table >= 0);
+	return true;
+}
+
+/* A test of generation @g alone: switch to it, or skip the test. */
+#define xt_require_generation(g)					\
+	do {								\
+		if (!xt_set_generation(g))				\
+			skip();						\
+	} while (0)
+
+/* Back to what the build starts with (-Dxdp_return, -Dxdp_table). */
+static inline void xt_default_generation(void)
+{
+	assert_true(pp_xdp_set_return_mode(CONFIG_PAGEPOOL_XDP_RETURN_DEFAULT) >= 0);
+	assert_true(pp_xdp_set_lookup_table(CONFIG_PAGEPOOL_XDP_TABLE_DEFAULT) >= 0);
+}
+
 /* The allocator @id names now in the table the lookup generation reads
- * (the one pp_xdp_set_lookup_table() chose), or NULL. */
+ * (the build's, or the one pp_xdp_set_lookup_table() chose), or NULL. */
 static inline void *lookup_allocator(u32 id)
 {
 	struct xdp_mem_allocator *xa;
@@ -166,13 +227,6 @@ static inline void *lookup_allocator(u32 id)
 	a = xa ? xa->allocator : NULL;
 	rcu_read_unlock();
 	return a;
-}
-
-#define XT_GENERATIONS	3
-static inline void xt_set_generation(int g)
-{
-	assert_true(pp_xdp_set_return_mode(g ? PP_XDP_RETURN_LOOKUP : PP_XDP_RETURN_DIRECT) >= 0);
-	assert_true(pp_xdp_set_lookup_table(g == 2 ? PP_XDP_TABLE_RCULFHASH : PP_XDP_TABLE_ID) >= 0);
 }
 
 #endif
