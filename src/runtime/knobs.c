@@ -25,13 +25,13 @@ static const char *const pprt_knob_names[PPRT_KNOB_NR] = {
 	[PPRT_KNOB_MEM_MB] = "PAGEPOOL_MEM_MB",
 	/* dma (debug.c): "1" aborts at a DMA-API violation. */
 	[PPRT_KNOB_DMA_ABORT] = "PAGEPOOL_DMA_ABORT",
-	/* core (pool.c), all-designs builds: lanes | ptr_ring. */
+	/* core (pool.c): lanes | ptr_ring (a one-design build warns about the other). */
 	[PPRT_KNOB_RING] = "PAGEPOOL_RING",
-	/* core (pool.c), all-designs builds: index | items | off. */
+	/* core (pool.c): index | items | off (likewise). */
 	[PPRT_KNOB_DMA_TRACKING] = "PAGEPOOL_DMA_TRACKING",
-	/* xdp (return.c), all-designs builds: direct | lookup. */
+	/* xdp (designs.c): direct | lookup (a one-design build warns about the other). */
 	[PPRT_KNOB_XDP_RETURN] = "PAGEPOOL_XDP_RETURN",
-	/* xdp (mem_id.c), all-designs builds: id | rculfhash. */
+	/* xdp (designs.c): id | rculfhash (likewise). */
 	[PPRT_KNOB_XDP_TABLE] = "PAGEPOOL_XDP_TABLE",
 };
 
