@@ -307,7 +307,7 @@ static void test_destroy_twice_bind_after(void **state)
 	(void)state;
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		struct device *dev = make_dev(&kinds[k]);
-		struct page_pool *pool = make_pool(dev, PP_DMA_TRACK_INDEX);
+		struct page_pool *pool = make_pool(dev, pp_test_dma_tracking_current());
 		u32 id = pp_page_pool_id(pool);
 		struct vsnap v;
 

@@ -82,8 +82,12 @@ static void run_case(void **state)
 	int i, n = 0, nulls = 0, ok = 0, rounds = fc->rounds ? fc->rounds : ROUNDS;
 	u64 counted;
 
+	/* The tracking cases are the index design's but for the item kind
+	 * (rel_pool() makes the pool with the design chosen here). */
 	if (fc->kind == REL_ITEMS)
 		PP_TEST_NEEDS_DMA_TRACKING(PP_DMA_TRACK_ITEMS);
+	else if (fc->point == PP_FAULT_TRACKING)
+		PP_TEST_NEEDS_DMA_TRACKING(PP_DMA_TRACK_INDEX);
 	rel_checker(&c);
 	pool = rel_pool(fc->kind);
 	f0 = pp_fault_count(fc->point);
@@ -174,7 +178,8 @@ static const struct fcase cases[] = {
 	PROB(PP_FAULT_DMA_MAP, 0.25, REL_ORDER2, true),
 	NTH(PP_FAULT_DMA_MAP, 3, REL_FRAG, true),
 	/* DMA tracking: a page that cannot be tracked is unmapped and
-	 * dropped (index: per page; items: per block of items). */
+	 * dropped (index: per page; items: per block of items). The index
+	 * cases need the index design, the item case the item design. */
 	NTH(PP_FAULT_TRACKING, 2, REL_DMA, false),
 	NEXT(PP_FAULT_TRACKING, 64, REL_DMA, true),
 	PROB(PP_FAULT_TRACKING, 0.5, REL_ORDER2, true),
