@@ -3,9 +3,10 @@
  * The designs a test runs on. A default build compiles one design per
  * axis (meson -Dring=lanes|ptr_ring, -Ddma_tracking=index|items) and the
  * setters refuse the others with -EOPNOTSUPP; an all-designs build
- * (meson -Ddesigns=all) has every design, and only there can the seeds'
- * fixes be turned off (CONFIG_PAGEPOOL_FIX_SWITCHES: PP_DMA_TRACK_OFF,
- * pp_page_pool_set_fixes(0)) to show the bugs they fix.
+ * (meson -Ddesigns=all) has every design, and only there can the fixes
+ * of the napi_local race and of the unmap after unbind be turned off
+ * (CONFIG_PAGEPOOL_FIX_SWITCHES: pp_page_pool_set_fixes(0),
+ * PP_DMA_TRACK_OFF) to show the bugs they fix.
  *
  * A test that needs a design selects it with pp_test_ring_mode(),
  * pp_test_dma_tracking() or pp_test_fixes(): when the build lacks it they
@@ -142,7 +143,7 @@ static inline bool pp_test_dma_tracking(int mode)
 				      option, pp_test_tracking_built(mode), ret);
 }
 
-/* Whether the seeds' fixes can be turned off here (a line if not). */
+/* Whether the fixes can be turned off here (a line if not). */
 static inline bool pp_test_fix_switches(void)
 {
 	if (!pp_test_fixes_switchable())
@@ -150,7 +151,7 @@ static inline bool pp_test_fix_switches(void)
 	return pp_test_fixes_switchable();
 }
 
-/* The seeds' fixes in effect from now on (PP_FIX_*): false, and a line,
+/* The fixes in effect from now on (PP_FIX_*): false, and a line,
  * when @mask turns one off in a build that cannot. */
 static inline bool pp_test_fixes(unsigned int mask)
 {

@@ -58,7 +58,8 @@ static void test_page_of_another_pool(void **state)
 	assert_int_equal(misuse_now().foreign_pool, m0.foreign_pool + 1);
 	assert_int_equal(pp_warn_count(), warns + 1);
 	assert_int_equal(b->alloc.count, cached_b);	/* not cached in b */
-	/* Refused (issue 12, finding 6): not sent home either; the caller
+	/* Refused: not sent home either (it may be a stale put, the page
+	 * now another user's); the caller
 	 * still holds its reference and puts it to the right pool. */
 	assert_int_equal(pool_stats(a).recycle_stats.ring, 0);
 	page_pool_put_full_page(a, pa, false);

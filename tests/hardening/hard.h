@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * What the hardening programs share (issue 12: hostile and careless use
+ * What the hardening programs share (hostile and careless use
  * from outside). Like the kernel-api programs they are built by
  * ../kernel-api/run.sh against the installed headers with pkg-config
  * alone - in the ASan+UBSan build with the sanitizers too - so this header

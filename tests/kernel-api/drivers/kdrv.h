@@ -17,11 +17,11 @@
 #include <net/page_pool/helpers.h>
 #include <net/xdp.h>
 
-/* The pool of a page as netdevsim finds it: page->pp. Under the seeds'
- * item tracking design (meson -Ddma_tracking=items) page->pp holds the
- * page's item, tagged (docs/DMA_SAFETY.md, "The two tracking designs"),
- * and a driver built for it asks page_pool_to_pp(), as the seeds' drivers
- * must: there page->pp names no pool, and a put to it is refused. */
+/* The pool of a page as netdevsim finds it: page->pp. Under the item
+ * tracking design (meson -Ddma_tracking=items) page->pp holds the page's
+ * item, tagged (docs/DMA_SAFETY.md, "The two tracking designs"), and a
+ * driver written for that design asks page_pool_to_pp(): there page->pp
+ * names no pool, and a put to it is refused. */
 static inline struct page_pool *kd_page_pool(struct page *page)
 {
 	if ((unsigned long)page->pp & PP_ITEM_TAG)
