@@ -14,12 +14,18 @@
  *     bit 7  tasklet_page_pool04_napi_aware
  *   cpu=N         host CPU to pin to (default 0; -1 = no pinning)
  * pagepool's own knobs (for design comparisons; defaults = the kernel
- * module's set-up on pagepool's default designs):
+ * module's set-up on the build's designs):
  *   dma=D         0: no DMA mapping (the module's pool), 1: PP_FLAG_DMA_MAP
  *                 on a direct device, 2: on a simulated-IOMMU device
- *   tracking=T    DMA tracking: 0 index (default), 1 items, 2 off
+ *   tracking=T    DMA tracking: 0 index, 1 items, 2 off (default -1: the
+ *                 build's, or PAGEPOOL_DMA_TRACKING's)
  *   fixes=M       PP_FIX_* mask (default 1: the napi_local RCU fix on)
- *   ring=R        0 lanes (default), 1 the kernel's locked ptr_ring
+ *   ring=R        0 lanes, 1 the kernel's locked ptr_ring (default -1: the
+ *                 build's, or PAGEPOOL_RING's)
+ * A design the build does not have (meson -Dring, -Ddma_tracking; tracking
+ * off and fixes off only with -Ddesigns=all) ends the program with exit
+ * status 77 and a line saying so, so that a script that runs every design
+ * can tell "not in this build" from a failure.
  *
  * One iteration of each page_pool test: allocate a page, then
  *   01 fast_path  page_pool_recycle_direct(): back into the alloc cache;
@@ -33,6 +39,7 @@
  * "tasklet" = in softirq on the pool's owner thread; "no-softirq" =
  * process context (so napi_local is false and the producer lock is _bh).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,9 +71,9 @@ static unsigned long long loops = 10000000;
 static unsigned long long run_flags = 0xffffffff;
 static unsigned long long host_cpu = 0;
 static unsigned long long dma_mode = 0;
-static unsigned long long tracking = PP_DMA_TRACK_INDEX;
+static unsigned long long tracking = -1ULL;
 static unsigned long long fixes = PP_FIX_NAPI_LOCAL_RCU;
-static unsigned long long ring = PP_RING_LANES;
+static unsigned long long ring = -1ULL;
 static struct device *bench_dev;
 #define enabled(bit)	(run_flags & (1ULL << (bit)))
 
@@ -292,6 +299,45 @@ static void run_tasklet_tests(void *arg)
 				time_bench_page_pool04_napi_aware);
 }
 
+/*
+ * @param=@v (-1: keep the build's design) through @set: 0, or the exit
+ * status: 77 for a design this build does not compile in, 2 for none.
+ */
+static int set_design(const char *param, unsigned long long v, int (*set)(int),
+		      const char *const *names, size_t nr, const char *option)
+{
+	int r;
+
+	if (v == -1ULL)
+		return 0;
+	r = v < nr ? set((int)v) : -EINVAL;
+	if (r == -EOPNOTSUPP) {
+		/* (Tracking off, the behaviour before the fix, is only in an
+		 * all-designs build.) */
+		if (!strcmp(names[v], "off"))
+			fprintf(stderr, "%s=%llu (%s): not in this build (meson -Ddesigns=all)\n",
+				param, v, names[v]);
+		else
+			fprintf(stderr, "%s=%llu (%s): not in this build (meson %s=%s or -Ddesigns=all)\n",
+				param, v, names[v], option, names[v]);
+		return 77;
+	}
+	if (r < 0) {
+		fprintf(stderr, "bad %s=%llu\n", param, v);
+		return 2;
+	}
+	return 0;
+}
+
+/* The design new pools get (set to itself: the setter returns the old). */
+static int current_design(int (*set)(int), int always_built)
+{
+	int cur = set(always_built);
+
+	set(cur);
+	return cur;
+}
+
 int main(int argc, char **argv)
 {
 	const struct bench_param params[] = {
@@ -299,11 +345,14 @@ int main(int argc, char **argv)
 		{ "run_flags", &run_flags, "bitmask of tests to run" },
 		{ "cpu", &host_cpu, "host CPU to pin to (-1: none)" },
 		{ "dma", &dma_mode, "0 no DMA, 1 direct device, 2 IOMMU device" },
-		{ "tracking", &tracking, "DMA tracking: 0 index, 1 items, 2 off" },
+		{ "tracking", &tracking, "DMA tracking: 0 index, 1 items, 2 off, -1 the build's" },
 		{ "fixes", &fixes, "PP_FIX_* mask (1: napi_local RCU fix)" },
-		{ "ring", &ring, "0 lanes, 1 ptr_ring" },
+		{ "ring", &ring, "0 lanes, 1 ptr_ring, -1 the build's" },
 	};
+	static const char *const ring_names[] = { "lanes", "ptr_ring" };
+	static const char *const tracking_names[] = { "index", "items", "off" };
 	uint32_t nr_loops;
+	int err;
 
 	bench_parse_params(argc, argv, params, ARRAY_SIZE(params));
 	if (loops > 0xffffffffULL / 10) {
@@ -312,10 +361,21 @@ int main(int argc, char **argv)
 	}
 	nr_loops = (uint32_t)loops;
 	bench_init((int)(long long)host_cpu, 0, 64);
-	if (pp_page_pool_set_dma_tracking((int)tracking) < 0 ||
-	    pp_page_pool_set_ring_mode((int)ring) < 0 || dma_mode > 2) {
-		fprintf(stderr, "bad dma=, tracking= or ring=\n");
+	if (dma_mode > 2) {
+		fprintf(stderr, "bad dma=\n");
 		return 2;
+	}
+	err = set_design("tracking", tracking, pp_page_pool_set_dma_tracking, tracking_names,
+			 ARRAY_SIZE(tracking_names), "-Ddma_tracking");
+	if (!err)
+		err = set_design("ring", ring, pp_page_pool_set_ring_mode, ring_names,
+				 ARRAY_SIZE(ring_names), "-Dring");
+	if (err)
+		return err;
+	if (fixes != PP_FIX_NAPI_LOCAL_RCU && !IS_ENABLED(CONFIG_PAGEPOOL_FIX_SWITCHES)) {
+		fprintf(stderr, "fixes=%#llx: the fixes cannot be turned off in this build (meson -Ddesigns=all)\n",
+			fixes);
+		return 77;
 	}
 	pp_page_pool_set_fixes((unsigned int)fixes);
 	if (dma_mode) {
@@ -324,6 +384,11 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	pr_info("bench_page_pool_simple: Loaded\n");
+	pr_info("bench_page_pool_simple: designs: ring %s, DMA tracking %s, fixes %#x\n",
+		ring_names[current_design(pp_page_pool_set_ring_mode, CONFIG_PAGEPOOL_RING_DEFAULT)],
+		tracking_names[current_design(pp_page_pool_set_dma_tracking,
+					      CONFIG_PAGEPOOL_DMA_TRACK_DEFAULT)],
+		pp_page_pool_set_fixes((unsigned int)fixes));
 
 	if (enabled(bit_run_bench_baseline)) {
 		time_bench_loop(nr_loops * 10, 0, "for_loop", NULL, time_bench_for_loop);

@@ -26,6 +26,8 @@ int pp_test_log_count(const char *needle);
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_designs.h"
+
 /* Run @fn in a new thread and wait for it; returns its return value. */
 void *pp_test_run_thread(void *(*fn)(void *), void *arg);
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * DMA-safe teardown under load (the stress test of DMA tracking: destroy
- * unmaps in-flight pages while the device is bound). Generations of:
+ * DMA-safe teardown under load (DMA tracking's stress test). Generations of:
  * a device (IOMMU or direct, DMA-API debug on or off), a pool with
  * PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV, an owner thread that allocates
  * in softirq and either recycles directly or hands pages to one of three

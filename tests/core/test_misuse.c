@@ -58,9 +58,9 @@ static void test_page_of_another_pool(void **state)
 	assert_int_equal(misuse_now().foreign_pool, m0.foreign_pool + 1);
 	assert_int_equal(pp_warn_count(), warns + 1);
 	assert_int_equal(b->alloc.count, cached_b);	/* not cached in b */
-	/* Refused: not sent home either (a stale put would drop another
-	 * user's reference); the caller still holds its reference and puts
-	 * it to the right pool. */
+	/* Refused: not sent home either (it may be a stale put, the page
+	 * now another user's); the caller
+	 * still holds its reference and puts it to the right pool. */
 	assert_int_equal(pool_stats(a).recycle_stats.ring, 0);
 	page_pool_put_full_page(a, pa, false);
 	assert_int_equal(pool_stats(a).recycle_stats.ring, 1);

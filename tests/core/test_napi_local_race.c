@@ -101,7 +101,8 @@ static bool run_race(bool fix)
 	R.pool = page_pool_create(&pp);
 	id = pp_page_pool_id(R.pool);
 	R.page = page_pool_alloc_pages(R.pool, GFP_ATOMIC);
-	pp_page_pool_set_fixes(fix ? PP_FIX_NAPI_LOCAL_RCU : 0);
+	/* (The caller checked that the fix can be turned off.) */
+	assert_true(pp_test_fixes(fix ? PP_FIX_NAPI_LOCAL_RCU : 0));
 	pp_page_pool_set_test_hook(hook, &R);
 
 	pthread_create(&t, NULL, cpu1_fn, &R);
@@ -142,6 +143,7 @@ static bool run_race(bool fix)
 static void test_race_loses_a_page_without_fix(void **state)
 {
 	(void)state;
+	PP_TEST_NEEDS_FIX_SWITCHES();
 	assert_true(run_race(false));
 	assert_all_pages_home();
 }
@@ -167,5 +169,5 @@ int main(void)
 		print_message("built without test hooks (-Dtest_hooks=false): skipped\n");
 		return 77;
 	}
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return pp_test_run_group(tests, NULL, NULL);
 }

@@ -337,10 +337,7 @@ int main(void)
 	core_test_init(32, 1);
 	pp_thread_register(0);
 	dev = pp_device_create("recycle0", PP_DMA_IOMMU, PP_DMA_DEBUG);
-	pp_page_pool_set_ring_mode(PP_RING_LANES);
-	ret = cmocka_run_group_tests_name("lanes", tests, NULL, NULL);
-	pp_page_pool_set_ring_mode(PP_RING_PTR_RING);
-	ret |= cmocka_run_group_tests_name("ptr_ring", tests, NULL, NULL);
+	ret = pp_test_run_on_each_ring(tests, ARRAY_SIZE(tests));
 	pp_device_destroy(dev);
 	return ret;
 }

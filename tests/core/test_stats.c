@@ -224,9 +224,6 @@ int main(void)
 	core_test_init(32, 2);
 	assert_int_equal(pp_thread_register(0), 0);	/* node 0 */
 	/* The same semantics under both ring designs. */
-	pp_page_pool_set_ring_mode(PP_RING_LANES);
-	ret = cmocka_run_group_tests_name("lanes", tests, NULL, NULL);
-	pp_page_pool_set_ring_mode(PP_RING_PTR_RING);
-	ret |= cmocka_run_group_tests_name("ptr_ring", tests, NULL, NULL);
+	ret = pp_test_run_on_each_ring(tests, ARRAY_SIZE(tests));
 	return ret;
 }

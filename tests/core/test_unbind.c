@@ -47,7 +47,8 @@ static unsigned long run_unbind(int tracking, unsigned int dev_flags)
 	int i;
 	u32 id;
 
-	pp_page_pool_set_dma_tracking(tracking);
+	/* (The caller checked that the build has @tracking.) */
+	assert_true(pp_test_dma_tracking(tracking));
 	pool = page_pool_create(&pp);
 	assert_false(IS_ERR(pool));
 	id = pp_page_pool_id(pool);
@@ -71,13 +72,14 @@ static unsigned long run_unbind(int tracking, unsigned int dev_flags)
 	}
 	assert_all_pages_home();
 	pp_device_destroy(dev);
-	pp_page_pool_set_dma_tracking(PP_DMA_TRACK_INDEX);
+	pp_test_dma_tracking_restore();
 	return v;
 }
 
 static void test_crash_reproduced_without_tracking(void **state)
 {
 	(void)state;
+	PP_TEST_NEEDS_DMA_TRACKING(PP_DMA_TRACK_OFF);
 	/* The seed's configuration: no DMA debug, the IOMMU catches it. */
 	assert_true(run_unbind(PP_DMA_TRACK_OFF, 0) >= HELD);
 	/* With DMA-API debug: the leak at unbind is reported too. */
@@ -87,6 +89,7 @@ static void test_crash_reproduced_without_tracking(void **state)
 static void test_fixed_with_index_tracking(void **state)
 {
 	(void)state;
+	PP_TEST_NEEDS_DMA_TRACKING(PP_DMA_TRACK_INDEX);
 	assert_int_equal(run_unbind(PP_DMA_TRACK_INDEX, 0), 0);
 	assert_int_equal(run_unbind(PP_DMA_TRACK_INDEX, PP_DMA_DEBUG), 0);
 }
@@ -94,6 +97,7 @@ static void test_fixed_with_index_tracking(void **state)
 static void test_fixed_with_item_tracking(void **state)
 {
 	(void)state;
+	PP_TEST_NEEDS_DMA_TRACKING(PP_DMA_TRACK_ITEMS);
 	assert_int_equal(run_unbind(PP_DMA_TRACK_ITEMS, 0), 0);
 	assert_int_equal(run_unbind(PP_DMA_TRACK_ITEMS, PP_DMA_DEBUG), 0);
 }
@@ -107,18 +111,22 @@ static void test_page_to_pool_every_design(void **state)
 
 	(void)state;
 	for (i = 0; i < 3; i++) {
+		struct pp_page_pool_track_stats ts;
 		struct page_pool *pool;
 		struct page *p;
 
-		pp_page_pool_set_dma_tracking(modes[i]);
+		if (!pp_test_dma_tracking(modes[i]))
+			continue;
 		pool = make_pool(PP_FLAG_DMA_MAP, dev, 0);
+		assert_int_equal(pp_page_pool_get_track_stats(pool, &ts), 0);
+		assert_int_equal(ts.mode, modes[i]);
 		p = page_pool_alloc_pages(pool, GFP_ATOMIC);
 		assert_ptr_equal(page_pool_to_pp(p), pool);
 		assert_true(page_pool_page_is_pp(p));
 		page_pool_put_full_page(pool, p, false);
 		destroy_and_settle(pool);
 	}
-	pp_page_pool_set_dma_tracking(PP_DMA_TRACK_INDEX);
+	pp_test_dma_tracking_restore();
 	assert_int_equal(pp_dma_violations(dev), 0);
 	assert_all_pages_home();
 	pp_device_destroy(dev);
@@ -139,13 +147,15 @@ static void test_unlimited_inflight(void **state)
 		struct page *held[3000];
 		struct page_pool *pool;
 
-		pp_page_pool_set_dma_tracking(modes[i]);
+		if (!pp_test_dma_tracking(modes[i]))
+			continue;
 		pool = make_pool(PP_FLAG_DMA_MAP, dev, 0);	/* ring 1024 */
 		for (k = 0; k < 3000; k++) {
 			held[k] = page_pool_alloc_pages(pool, GFP_ATOMIC);
 			assert_non_null(held[k]);
 		}
-		pp_page_pool_get_track_stats(pool, &ts);
+		assert_int_equal(pp_page_pool_get_track_stats(pool, &ts), 0);
+		assert_int_equal(ts.mode, modes[i]);
 		assert_true(ts.capacity >= 3000);
 		if (modes[i] == PP_DMA_TRACK_INDEX) {
 			assert_true(ts.tracked >= 3000);
@@ -156,13 +166,13 @@ static void test_unlimited_inflight(void **state)
 			assert_int_equal(ts.bytes_per_slot, 16);
 		}
 		print_message("%s: %llu slots, %llu bytes (%.2f per tracked page)\n",
-			      modes[i] == PP_DMA_TRACK_INDEX ? "index" : "items",
+			      pp_test_tracking_name(modes[i]),
 			      ts.capacity, ts.bytes, (double)ts.bytes / 3064.0);
 		for (k = 0; k < 3000; k++)
 			page_pool_put_full_page(pool, held[k], false);
 		destroy_and_settle(pool);
 	}
-	pp_page_pool_set_dma_tracking(PP_DMA_TRACK_INDEX);
+	pp_test_dma_tracking_restore();
 	assert_all_pages_home();
 	pp_device_destroy(dev);
 }
@@ -180,5 +190,5 @@ int main(void)
 	core_test_init(64, 1);
 	pp_thread_register(0);
 	pp_page_pool_set_defer_times(10, 0);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return pp_test_run_group(tests, NULL, NULL);
 }

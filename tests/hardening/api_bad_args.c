@@ -58,22 +58,79 @@ static int finish(void **state)
 	return 0;
 }
 
+/*
+ * A design setter's contract: -EINVAL for no design, -EOPNOTSUPP for one
+ * this build does not compile in (meson -Ddesigns, -Dring, -Ddma_tracking;
+ * <generated/autoconf.h> says which), else the previous design - and the
+ * next pool has the design set. A refusal changes nothing.
+ */
 static void test_core_knobs(void **state)
 {
-	int r;
+	static const int rings[] = { PP_RING_LANES, PP_RING_PTR_RING };
+	static const int trackings[] = { PP_DMA_TRACK_INDEX, PP_DMA_TRACK_ITEMS,
+					 PP_DMA_TRACK_OFF };
+	struct device *dev = pp_device_create("bad-args-knobs", PP_DMA_DIRECT, 0);
+	struct pp_page_pool_track_stats ts;
+	struct page_pool *pool;
+	int prev, r;
+	size_t i;
 
 	(void)state;
+	assert_false(IS_ERR_OR_NULL(dev));
+	/* The build's selected designs are always in. */
+	prev = CONFIG_PAGEPOOL_RING_DEFAULT;
+	assert_true(pp_page_pool_set_ring_mode(prev) >= 0);
+	for (i = 0; i < ARRAY_SIZE(rings); i++) {
+		r = pp_page_pool_set_ring_mode(rings[i]);
+		print_message("ring %s: %d\n", pp_test_ring_name(rings[i]), r);
+		if (!pp_test_ring_built(rings[i])) {
+			assert_int_equal(r, -EOPNOTSUPP);
+			continue;
+		}
+		assert_int_equal(r, prev);
+		prev = rings[i];
+		pool = make_pool(dev);
+		/* A lanes pool has its lanes; a ptr_ring pool none. */
+		assert_int_equal(pool->lanes != NULL, rings[i] == PP_RING_LANES);
+		page_pool_destroy(pool);
+	}
 	assert_int_equal(pp_page_pool_set_ring_mode(-1), -EINVAL);
 	assert_int_equal(pp_page_pool_set_ring_mode(99), -EINVAL);
 	/* Unchanged by the refusals. */
-	assert_int_equal(pp_page_pool_set_ring_mode(PP_RING_LANES), PP_RING_LANES);
+	assert_int_equal(pp_page_pool_set_ring_mode(CONFIG_PAGEPOOL_RING_DEFAULT), prev);
+
+	prev = CONFIG_PAGEPOOL_DMA_TRACK_DEFAULT;
+	assert_true(pp_page_pool_set_dma_tracking(prev) >= 0);
+	for (i = 0; i < ARRAY_SIZE(trackings); i++) {
+		r = pp_page_pool_set_dma_tracking(trackings[i]);
+		print_message("tracking %s: %d\n", pp_test_tracking_name(trackings[i]), r);
+		if (!pp_test_tracking_built(trackings[i])) {
+			assert_int_equal(r, -EOPNOTSUPP);
+			continue;
+		}
+		assert_int_equal(r, prev);
+		prev = trackings[i];
+		pool = make_pool(dev);
+		assert_int_equal(pp_page_pool_get_track_stats(pool, &ts), 0);
+		assert_int_equal(ts.mode, trackings[i]);
+		page_pool_destroy(pool);
+	}
 	assert_int_equal(pp_page_pool_set_dma_tracking(-1), -EINVAL);
 	assert_int_equal(pp_page_pool_set_dma_tracking(99), -EINVAL);
-	assert_int_equal(pp_page_pool_set_dma_tracking(PP_DMA_TRACK_INDEX), PP_DMA_TRACK_INDEX);
+	assert_int_equal(pp_page_pool_set_dma_tracking(CONFIG_PAGEPOOL_DMA_TRACK_DEFAULT), prev);
+
+	/* The fixes: switchable in an all-designs build only; elsewhere
+	 * always on, whatever is asked. */
+	assert_int_equal(pp_page_pool_set_fixes(0), PP_FIX_NAPI_LOCAL_RCU);
+	assert_int_equal(pp_page_pool_set_fixes(PP_FIX_NAPI_LOCAL_RCU),
+			 IS_ENABLED(CONFIG_PAGEPOOL_FIX_SWITCHES) ? 0 : PP_FIX_NAPI_LOCAL_RCU);
+
 	/* 0 keeps a value. */
 	pp_page_pool_set_defer_times(0, 0);
 	r = pp_page_pool_set_test_hook(NULL, NULL);	/* removes none */
 	assert_true(r == 0 || r == -EOPNOTSUPP);
+	pp_workqueue_run_all();
+	pp_device_destroy(dev);
 }
 
 static void test_core_introspection(void **state)
@@ -126,7 +183,7 @@ static void test_core_introspection(void **state)
 	assert_int_equal(pp_page_pool_get_track_stats(BAD_PTR(struct page_pool), &ts), -EINVAL);
 	assert_int_equal(pp_page_pool_get_track_stats(pool, NULL), -EINVAL);
 	assert_int_equal(pp_page_pool_get_track_stats(pool, &ts), 0);
-	assert_int_equal(ts.mode, PP_DMA_TRACK_INDEX);
+	assert_int_equal(ts.mode, CONFIG_PAGEPOOL_DMA_TRACK_DEFAULT);
 
 	assert_int_equal(pp_page_pool_get_misuse(NULL), -EINVAL);
 	assert_int_equal(pp_page_pool_get_misuse(&m), 0);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * pp_device_destroy() while a DMA-mapping pool (or a mapping
+ * Finding 2: pp_device_destroy() while a DMA-mapping pool (or a mapping
  * made with dma_map_*()) still used the device freed the struct device
  * under it: the pool's next recycle read freed memory in
  * dma_dev_need_sync(), and with DMA tracking off a late return unmapped
@@ -87,13 +87,26 @@ static struct page_pool *make_pool(struct device *dev, int tracking)
 		.dma_dir = DMA_FROM_DEVICE,
 		.max_len = PAGE_SIZE,
 	};
+	struct pp_page_pool_track_stats ts;
 	struct page_pool *pool;
 
-	assert_true(pp_page_pool_set_dma_tracking(tracking) >= 0);
+	assert_true(pp_test_dma_tracking(tracking));
 	pool = page_pool_create(&pp);
-	pp_page_pool_set_dma_tracking(PP_DMA_TRACK_INDEX);
+	pp_test_dma_tracking_restore();
 	assert_false(IS_ERR_OR_NULL(pool));
+	assert_int_equal(pp_page_pool_get_track_stats(pool, &ts), 0);
+	assert_int_equal(ts.mode, tracking);
 	return pool;
+}
+
+/* Which of trackings[] this build has; one line for each it lacks. */
+static void trackings_built(bool built[ARRAY_SIZE(trackings)])
+{
+	size_t t;
+
+	for (t = 0; t < ARRAY_SIZE(trackings); t++)
+		built[t] = pp_test_dma_tracking(trackings[t]);
+	pp_test_dma_tracking_restore();
 }
 
 /* @n pages from @pool, none twice. */
@@ -172,8 +185,7 @@ static void destroy_under_live_pool(const struct dev_kind *k, int tracking)
  * The kernel's order (driver remove: pool destroyed with pages out, then
  * the device goes), the pages coming back later. With tracking on the
  * destroy unmapped them while the device was bound: nothing to report.
- * With tracking off (the IOMMU crash at driver unbind, unfixed) each late
- * return unmaps
+ * With tracking off (the bug DMA tracking fixes) each late return unmaps
  * through the destroyed device: reported, on every backend.
  */
 static void destroy_after_pool(const struct dev_kind *k, int tracking)
@@ -209,24 +221,34 @@ static void destroy_after_pool(const struct dev_kind *k, int tracking)
 
 static void test_destroy_under_live_pool(void **state)
 {
+	bool built[ARRAY_SIZE(trackings)];
 	size_t k, t;
 
 	(void)state;
+	trackings_built(built);
 	for (k = 0; k < ARRAY_SIZE(kinds); k++)
 		for (t = 0; t < ARRAY_SIZE(trackings); t++) {
-			print_message("%s, tracking %d\n", kinds[k].name, trackings[t]);
+			if (!built[t])
+				continue;
+			print_message("%s, tracking %s\n", kinds[k].name,
+				      pp_test_tracking_name(trackings[t]));
 			destroy_under_live_pool(&kinds[k], trackings[t]);
 		}
 }
 
 static void test_destroy_after_pool(void **state)
 {
+	bool built[ARRAY_SIZE(trackings)];
 	size_t k, t;
 
 	(void)state;
+	trackings_built(built);
 	for (k = 0; k < ARRAY_SIZE(kinds); k++)
 		for (t = 0; t < ARRAY_SIZE(trackings); t++) {
-			print_message("%s, tracking %d\n", kinds[k].name, trackings[t]);
+			if (!built[t])
+				continue;
+			print_message("%s, tracking %s\n", kinds[k].name,
+				      pp_test_tracking_name(trackings[t]));
 			destroy_after_pool(&kinds[k], trackings[t]);
 		}
 }
@@ -285,7 +307,7 @@ static void test_destroy_twice_bind_after(void **state)
 	(void)state;
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		struct device *dev = make_dev(&kinds[k]);
-		struct page_pool *pool = make_pool(dev, PP_DMA_TRACK_INDEX);
+		struct page_pool *pool = make_pool(dev, pp_test_dma_tracking_current());
 		u32 id = pp_page_pool_id(pool);
 		struct vsnap v;
 
@@ -375,5 +397,5 @@ int main(void)
 	};
 
 	kapi_setup();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return pp_test_run_group(tests, NULL, NULL);
 }

@@ -226,7 +226,7 @@ int main(void)
 	kapi_setup();
 	dev = pp_device_create("hard_frag0", PP_DMA_IOMMU, PP_DMA_DEBUG);
 	assert_false(IS_ERR_OR_NULL(dev));
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rc = pp_test_run_group(tests, NULL, NULL);
 	pp_device_destroy(dev);
 	return rc;
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * What the hardening programs share (hostile and careless use from
- * outside: the misuse table of docs/RELIABILITY.md). Like the kernel-api programs they are built by
+ * What the hardening programs share (hostile and careless use
+ * from outside). Like the kernel-api programs they are built by
  * ../kernel-api/run.sh against the installed headers with pkg-config
  * alone - in the ASan+UBSan build with the sanitizers too - so this header
  * uses only the installed API.
  *
- * Each program reproduces one misuse and asserts the report (error code,
+ * Each program reproduces one finding and asserts the report (error code,
  * WARN, misuse counter) and the end state: every page home, no page handed
  * out twice, no DMA-API violation.
  */

@@ -336,8 +336,8 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_past_the_limit, kapi_ring_lanes, teardown),
-		cmocka_unit_test_setup_teardown(test_past_the_limit, kapi_ring_ptr_ring, teardown),
+		KAPI_ON_RING(test_past_the_limit, lanes, LANES, teardown),
+		KAPI_ON_RING(test_past_the_limit, ptr_ring, PTR_RING, teardown),
 		cmocka_unit_test_teardown(test_member_moves_to_free_id, teardown),
 	};
 	int rc;
@@ -349,7 +349,7 @@ int main(void)
 	netdev = alloc_etherdev(0);
 	if (!netdev || register_netdev(netdev))
 		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rc = pp_test_run_group(tests, NULL, NULL);
 	unregister_netdev(netdev);
 	free_netdev(netdev);
 	pp_device_destroy(dma_dev);

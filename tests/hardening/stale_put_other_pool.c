@@ -91,5 +91,5 @@ int main(void)
 	};
 
 	kapi_setup();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return pp_test_run_group(tests, NULL, NULL);
 }

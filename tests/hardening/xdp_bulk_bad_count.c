@@ -147,5 +147,5 @@ int main(void)
 	};
 
 	xh_setup();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return pp_test_run_group(tests, NULL, NULL);
 }

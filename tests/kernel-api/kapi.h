@@ -20,6 +20,8 @@
 #include <net/page_pool/helpers.h>
 #include <pagepool.h>
 
+#include "../common/test_designs.h"
+
 /* The library's messages, kept for assertions (and shown with
  * KAPI_VERBOSE=1 in the environment). */
 static char kapi_log[64][256];
@@ -78,24 +80,51 @@ static inline struct page_pool_stats kapi_stats(const struct page_pool *pool)
 }
 
 /* cmocka set-ups that choose the return design of the pools a test makes:
- * BOTH(test) runs a test on the lanes (the default) and on the kernel's
- * ptr_ring. */
+ * BOTH(test) runs a test on the lanes and on the kernel's ptr_ring. A
+ * design this build lacks is not set up (cmocka reports a skip in a
+ * set-up as an error): its test is kapi_skip_<design>, which says so and
+ * skips. */
+static inline int kapi_ring_set_up(int mode)
+{
+	if (!pp_test_ring_built(mode))
+		return 0;
+	return pp_test_ring_mode(mode) ? 0 : -1;
+}
+
 static inline int kapi_ring_lanes(void **state)
 {
 	(void)state;
-	pp_page_pool_set_ring_mode(PP_RING_LANES);
-	return 0;
+	return kapi_ring_set_up(PP_RING_LANES);
 }
 
 static inline int kapi_ring_ptr_ring(void **state)
 {
 	(void)state;
-	pp_page_pool_set_ring_mode(PP_RING_PTR_RING);
-	return 0;
+	return kapi_ring_set_up(PP_RING_PTR_RING);
 }
 
+static inline void kapi_skip_lanes(void **state)
+{
+	(void)state;
+	PP_TEST_NEEDS_RING(PP_RING_LANES);
+}
+
+static inline void kapi_skip_ptr_ring(void **state)
+{
+	(void)state;
+	PP_TEST_NEEDS_RING(PP_RING_PTR_RING);
+}
+
+/* @fn on ring design @d (lanes or ptr_ring; @D the same in capitals), or
+ * its skip where the build lacks it, with @teardown (which cmocka runs
+ * after a skipped test too). */
+#define KAPI_ON_RING(fn, d, D, teardown)				\
+	{ #fn " (" #d ")",						\
+	  IS_ENABLED(CONFIG_PAGEPOOL_RING_##D) ? fn : kapi_skip_##d,	\
+	  kapi_ring_##d, teardown, NULL }
+
 #define BOTH(fn)							\
-	cmocka_unit_test_setup(fn, kapi_ring_lanes),			\
-	cmocka_unit_test_setup(fn, kapi_ring_ptr_ring)
+	KAPI_ON_RING(fn, lanes, LANES, NULL),				\
+	KAPI_ON_RING(fn, ptr_ring, PTR_RING, NULL)
 
 #endif /* PP_KAPI_H */

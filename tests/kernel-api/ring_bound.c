@@ -109,5 +109,5 @@ int main(void)
 	};
 
 	kapi_setup();
-	return cmocka_run_group_tests_name("kernel-api/ring_bound", tests, NULL, NULL);
+	return pp_test_run_group_name("kernel-api/ring_bound", tests, NULL, NULL);
 }

@@ -319,5 +319,5 @@ int main(void)
 	if (pp_mem_init(&cfg))
 		return 1;
 	kapi_setup();
-	return cmocka_run_group_tests_name("kernel-api/stats", tests, NULL, NULL);
+	return pp_test_run_group_name("kernel-api/stats", tests, NULL, NULL);
 }

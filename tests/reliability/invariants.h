@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * The invariant checker of the reliability suite (the invariant it checks
- * is stated in docs/ARCHITECTURE.md, section 4),
+ * The invariant checker of the reliability suite,
  * shared by the libFuzzer harness (tests/fuzz), the stress program
  * (tests/stress) and the cmocka suites that show every check firing
  * (tests/reliability/test_invariants.c) - so the tests prove the very code
@@ -31,8 +30,7 @@
  *     the ring credits add up (free + unspent in lanes + pages parked ==
  *     the ring's size): ppinv_check_pool().
  *
- * DMA safety at driver unbind (DMA tracking: destroy unmaps in-flight
- * pages while the device is bound) is gated. Without DMA tracking,
+ * DMA safety at driver unbind (DMA tracking) is gated. Without DMA tracking,
  * a page returned after its device unbound is unmapped through the unbound
  * device, and unbinding with mapped pages in flight leaks them: both are
  * DMA-API violations. A device unbound while it had live mappings is
@@ -41,13 +39,13 @@
  * are
  *   - expected (counted in expected_dma) when the caller says a pool on it
  *     ran with DMA tracking off (pp_page_pool_set_dma_tracking(
- *     PP_DMA_TRACK_OFF)): the IOMMU crash at unbind, reproduced on purpose;
+ *     PP_DMA_TRACK_OFF)): the bug tracking fixes, reproduced on purpose;
  *   - tolerated (tolerated_dma) when expect_dma_safe_unbind is off: for
- *     builds without DMA tracking;
+ *     builds from before DMA tracking;
  *   - failures otherwise.
  * expect_dma_safe_unbind comes from PP_RELIABILITY_EXPECT_DMA_SAFE_UNBIND=
  * 0|1 in the environment, default PPINV_EXPECT_DMA_SAFE_UNBIND_DEFAULT
- * (1: DMA tracking is in every build since commit fb319e6).
+ * (1: every build has DMA tracking).
  *
  * Threads: ppinv_check_step() reads only counters the library keeps with
  * atomics, so one thread may run it while others use page_pool (the
@@ -72,8 +70,8 @@
 struct device;
 struct page_pool;
 
-/* 1 since DMA tracking (destroy unmaps in-flight pages while the device is
- * bound) landed in commit fb319e6; the environment overrides it (0 for testing a
+/* 1: DMA tracking (destroy unmaps in-flight pages while the device is
+ * bound) is in every build; the environment overrides it (0 for testing a
  * build from before the fix). */
 #define PPINV_EXPECT_DMA_SAFE_UNBIND_DEFAULT	1
 #define PPINV_ENV_DMA_SAFE_UNBIND	"PP_RELIABILITY_EXPECT_DMA_SAFE_UNBIND"

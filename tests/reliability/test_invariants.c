@@ -219,6 +219,8 @@ static void test_inflight_mismatch(void **state)
 	assert_int_equal(ppinv_check_idle(&c), 0);
 }
 
+/* Pages parked in the ring (or lanes) of the build's design: within the
+ * bound, the check is quiet. */
 static void test_ring_bound(void **state)
 {
 	struct page_pool *pool = rel_pool(REL_PLAIN);
@@ -233,17 +235,40 @@ static void test_ring_bound(void **state)
 	for (i = 0; i < 4; i++)
 		page_pool_put_full_page(pool, p[i], false);	/* parked in the ring */
 	assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 0);
+	rel_destroy(&c, pool);
+	assert_int_equal(ppinv_check_idle(&c), 0);
+}
 
-	if (pool->lanes) {
-		/* A credit appears from nowhere: the books do not add up,
-		 * and the lanes could park more than the kernel's ring. */
-		atomic64_inc(&pool->ring_credits);
-		assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 1);
-		assert_fired(&c, PPINV_RING_BOUND, 1);
-		assert_non_null(strstr(c.last, "ring credits"));
-		atomic64_dec(&pool->ring_credits);
-	}
-	/* A ring that claims fewer slots than it holds pages. */
+/* The lanes' books broken: the check fires. (A ptr_ring cannot hold more
+ * than its slots, and the check reads no more than that.) */
+static void test_ring_bound_lanes(void **state)
+{
+	struct page_pool *pool;
+	struct page *p[4];
+	struct ppinv c;
+	int i;
+
+	(void)state;
+	PP_TEST_NEEDS_RING(PP_RING_LANES);
+	pool = rel_pool(REL_PLAIN);
+	pp_test_ring_restore();
+	assert_non_null(pool->lanes);
+	checker(&c);
+	for (i = 0; i < 4; i++)
+		p[i] = page_pool_alloc_pages(pool, GFP_ATOMIC);
+	for (i = 0; i < 4; i++)
+		page_pool_put_full_page(pool, p[i], false);	/* parked in a lane */
+	assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 0);
+
+	/* A credit appears from nowhere: the books do not add up, and the
+	 * lanes could park more than the kernel's ring. */
+	atomic64_inc(&pool->ring_credits);
+	assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 1);
+	assert_fired(&c, PPINV_RING_BOUND, 1);
+	assert_non_null(strstr(c.last, "ring credits"));
+	atomic64_dec(&pool->ring_credits);
+
+	/* A ring that claims fewer slots than the lanes hold pages. */
 	checker(&c);
 	pool->ring.size = 2;
 	assert_int_equal(ppinv_check_pool(&c, pool, 0, false), 1);
@@ -320,9 +345,10 @@ static unsigned long unbind_scenario(struct ppinv *c, int tracking, bool say_fix
 
 	assert_false(IS_ERR_OR_NULL(dev));
 	assert_int_equal(ppinv_track_device(c, dev), 0);
-	pp_page_pool_set_dma_tracking(tracking);
+	/* (The caller checked that the build has @tracking.) */
+	assert_true(pp_test_dma_tracking(tracking));
 	pool = page_pool_create(&pp);
-	pp_page_pool_set_dma_tracking(PP_DMA_TRACK_INDEX);
+	pp_test_dma_tracking_restore();
 	assert_false(IS_ERR_OR_NULL(pool));
 	id = pp_page_pool_id(pool);
 	page = page_pool_alloc_pages(pool, GFP_ATOMIC);
@@ -345,6 +371,7 @@ static void test_dma_unbind_gate(void **state)
 	struct ppinv c;
 
 	(void)state;
+	PP_TEST_NEEDS_DMA_TRACKING(PP_DMA_TRACK_OFF);
 	/* Fix off, checker strict and not told: it fires. */
 	checker(&c);
 	c.expect_dma_safe_unbind = true;
@@ -364,12 +391,22 @@ static void test_dma_unbind_gate(void **state)
 	c.expect_dma_safe_unbind = false;
 	assert_int_equal(unbind_scenario(&c, PP_DMA_TRACK_OFF, false), 0);
 	assert_true(c.tolerated_dma >= 2);
+}
 
-	/* The fix on, gate strict: nothing to report, with both designs. */
+/* The fix on, gate strict: nothing to report, with each design built. */
+static void test_dma_unbind_clean_with_tracking(void **state)
+{
+	static const int modes[] = { PP_DMA_TRACK_INDEX, PP_DMA_TRACK_ITEMS };
+	struct ppinv c;
+	unsigned int i;
+
+	(void)state;
 	checker(&c);
 	c.expect_dma_safe_unbind = true;
-	assert_int_equal(unbind_scenario(&c, PP_DMA_TRACK_INDEX, false), 0);
-	assert_int_equal(unbind_scenario(&c, PP_DMA_TRACK_ITEMS, false), 0);
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (pp_test_dma_tracking(modes[i]))
+			assert_int_equal(unbind_scenario(&c, modes[i], false), 0);
+	pp_test_dma_tracking_restore();
 	assert_int_equal(c.expected_dma + c.tolerated_dma, 0);
 	assert_int_equal(ppinv_check_idle(&c), 0);
 }
@@ -402,12 +439,14 @@ int main(void)
 		cmocka_unit_test(test_unmap_skipped),
 		cmocka_unit_test(test_inflight_mismatch),
 		cmocka_unit_test(test_ring_bound),
+		cmocka_unit_test(test_ring_bound_lanes),
 		cmocka_unit_test(test_pp_page_left_behind),
 		cmocka_unit_test(test_held_page),
 		cmocka_unit_test(test_dma_unbind_gate),
+		cmocka_unit_test(test_dma_unbind_clean_with_tracking),
 		cmocka_unit_test(test_gate_from_environment),
 	};
 
 	rel_setup();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return pp_test_run_group(tests, NULL, NULL);
 }

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * The long stress program of the reliability suite (docs/RELIABILITY.md):
- * drivers and the stack hammering page_pool from several threads, with
- * pools destroyed while their pages are out, devices unbound and rebound
- * under them, and faults injected, for a given time or operation count;
- * then everything is returned and the invariant checker
- * (tests/reliability/invariants.h) proves nothing was lost, double-freed
- * or touched after unbind.
+ * The long stress program of the reliability suite: drivers and
+ * the stack hammering page_pool from several threads, with pools destroyed
+ * while their pages are out, devices unbound and rebound under them, and
+ * faults injected, for a given time or operation count; then everything is
+ * returned and the invariant checker (tests/reliability/invariants.h)
+ * proves nothing was lost, double-freed or touched after unbind.
  *
  * Threads:
  *   owner i     a driver: one pool (PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
@@ -38,6 +37,8 @@
  * Usage: stress [duration=S] [ops=N] [owners=2] [returners=2] [devices=2]
  *               [destroy_every=2000] [unbind_ms=50] [faults=1]
  *               [tracking=index|items|off] [seed=N] [progress=S]
+ * tracking= names a DMA tracking design the build has (off: meson
+ * -Ddesigns=all); by default the pools get the build's.
  * Stops at whichever of duration (default 10 s) and ops comes first
  * (ops=N alone: no time limit). Prints one "stress: ..." line of figures
  * and the checker's line; exits 1 on any violation.
@@ -64,6 +65,7 @@
 #include <pagepool.h>
 
 #include "invariants.h"
+#include "../common/test_designs.h"
 
 #ifdef PP_STRESS_HAVE_XDP
 #include <linux/rcupdate.h>
@@ -124,7 +126,7 @@ static struct {
 	unsigned long long seed;
 } cfg = {
 	.duration = -1, .destroy_every = 2000, .unbind_ms = 50, .owners = 2,
-	.returners = 2, .devices = 2, .faults = 1, .tracking = PP_DMA_TRACK_INDEX,
+	.returners = 2, .devices = 2, .faults = 1, .tracking = -1,
 	.seed = 1,
 };
 
@@ -646,9 +648,13 @@ static int parse_args(int argc, char **argv)
 			cfg.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "progress"))
 			cfg.progress = strtoul(v, NULL, 0);
-		else if (!strcmp(argv[i], "tracking"))
+		else if (!strcmp(argv[i], "tracking")) {
 			cfg.tracking = !strcmp(v, "off") ? PP_DMA_TRACK_OFF :
-				       !strcmp(v, "items") ? PP_DMA_TRACK_ITEMS : PP_DMA_TRACK_INDEX;
+				       !strcmp(v, "items") ? PP_DMA_TRACK_ITEMS :
+				       !strcmp(v, "index") ? PP_DMA_TRACK_INDEX : -2;
+			if (cfg.tracking == -2)
+				return -1;
+		}
 		else
 			return -1;
 	}
@@ -689,7 +695,11 @@ int main(int argc, char **argv)
 	if (pp_mem_init(&mc) || pp_thread_register(-1) < 0)
 		return 2;
 	pp_page_pool_set_defer_times(10, 60 * 1000);
-	pp_page_pool_set_dma_tracking(cfg.tracking);
+	/* tracking=: that design, if the build has it; else the build's
+	 * (or, in an all-designs build, PAGEPOOL_DMA_TRACKING's). */
+	if (cfg.tracking >= 0 && !pp_test_dma_tracking(cfg.tracking))
+		return 2;
+	cfg.tracking = pp_test_dma_tracking_current();
 	ppinv_init(&inv);
 	for (i = 0; i < cfg.devices; i++) {
 		char name[24];
@@ -743,8 +753,10 @@ int main(int argc, char **argv)
 			next_fault = t + (armed ? 0.05 : 0.2);
 		}
 #ifdef PP_STRESS_HAVE_XDP
-		/* Flip the XDP return path (frames may be in flight). */
-		if (!(rnd(&rng) % 500))
+		/* Flip the XDP return path (frames may be in flight),
+		 * where the build has both (meson -Ddesigns=all). */
+		if (IS_ENABLED(CONFIG_PAGEPOOL_XDP_RETURN_DIRECT) &&
+		    IS_ENABLED(CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP) && !(rnd(&rng) % 500))
 			pp_xdp_set_return_mode(pp_xdp_get_return_mode() == PP_XDP_RETURN_DIRECT ?
 					       PP_XDP_RETURN_LOOKUP : PP_XDP_RETURN_DIRECT);
 #endif
@@ -794,8 +806,7 @@ int main(int argc, char **argv)
 	       sum.bulk_returns, sum.frag_returns, sum.ref_returns, sum.xdp_frames, sum.late_returns,
 	       sum.destroys, unbinds, fault_windows, faults_injected(), sum.alloc_fail,
 	       sum.create_fail, cfg.owners, cfg.returners, cfg.devices,
-	       cfg.tracking == PP_DMA_TRACK_OFF ? "off" :
-	       cfg.tracking == PP_DMA_TRACK_ITEMS ? "items" : "index",
+	       pp_test_tracking_name(cfg.tracking),
 	       inv.total_failures, lost, inv.total_failures ? "FAIL" : "PASS");
 	ppinv_print_summary(&inv, stdout, "stress invariants");
 	if (sum.allocs != sum.returns)

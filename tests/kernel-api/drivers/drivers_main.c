@@ -131,7 +131,7 @@ static void stack_drain(void)
 		if (i & 1)
 			bulk[nb++] = page_to_netmem(p->page);
 		else
-			page_pool_put_full_page(p->page->pp, p->page, false);
+			page_pool_put_full_page(kd_page_pool(p->page), p->page, false);
 	}
 	if (nb)
 		page_pool_put_netmem_bulk(bulk, nb);

@@ -13,7 +13,21 @@
 
 #include <linux/netdevice.h>
 #include <linux/types.h>
+#include <net/netmem.h>
+#include <net/page_pool/helpers.h>
 #include <net/xdp.h>
+
+/* The pool of a page as netdevsim finds it: page->pp. Under the item
+ * tracking design (meson -Ddma_tracking=items) page->pp holds the page's
+ * item, tagged (docs/DMA_SAFETY.md, "The two tracking designs"), and a
+ * driver written for that design asks page_pool_to_pp(): there page->pp
+ * names no pool, and a put to it is refused. */
+static inline struct page_pool *kd_page_pool(struct page *page)
+{
+	if ((unsigned long)page->pp & PP_ITEM_TAG)
+		return page_pool_to_pp(page);
+	return page->pp;
+}
 
 /* ---- The NIC (sim_nic.c), as its driver sees it ---- */
 

@@ -448,7 +448,7 @@ int vq_pp_hold(struct net_device *dev, bool hold)
 		priv->held = page_pool_dev_alloc_pages(priv->rq.page_pool);
 		return priv->held ? 0 : -ENOMEM;
 	}
-	page_pool_put_full_page(priv->held->pp, priv->held, false);
+	page_pool_put_full_page(kd_page_pool(priv->held), priv->held, false);
 	priv->held = NULL;
 	return 0;
 }
