@@ -76,7 +76,9 @@ enum pp_dma_tracking {
  * Ring design of pools created from now on (enum pp_ring_mode in
  * <net/page_pool/types.h>): PP_RING_LANES (default) or PP_RING_PTR_RING,
  * the kernel's. The environment variable PAGEPOOL_RING=lanes|ptr_ring sets
- * the initial default. Returns the previous mode, or -EINVAL.
+ * the initial default in an all-designs build. Returns the previous mode,
+ * -EINVAL for a value that is no design, -EOPNOTSUPP for a design this
+ * build does not have (meson -Dring, -Ddesigns=all).
  */
 int pp_page_pool_set_ring_mode(int mode);
 
@@ -86,7 +88,9 @@ int pp_page_pool_set_ring_mode(int mode);
  * PP_DMA_TRACK_ITEMS (the seeds'), PP_DMA_TRACK_OFF (no fix: pages returned
  * after destroy are unmapped through the device then, even if it unbound).
  * PAGEPOOL_DMA_TRACKING=index|items|off sets the initial default. Returns
- * the previous mode or -EINVAL. Docs: docs/DMA_SAFETY.md.
+ * the previous mode, -EINVAL for a value that is no design, -EOPNOTSUPP for
+ * a design this build does not have (meson -Ddma_tracking, -Ddesigns=all;
+ * PP_DMA_TRACK_OFF only there). Docs: docs/DMA_SAFETY.md.
  */
 int pp_page_pool_set_dma_tracking(int mode);
 
@@ -108,8 +112,9 @@ int pp_page_pool_get_track_stats(const struct page_pool *pool,
  * The seeds' napi_local fix (docs/DMA_SAFETY.md): an RCU read-side section
  * around the napi-local decision and the cache recycle, and a grace period
  * in page_pool_destroy() after direct recycling is disabled, before the
- * cache is emptied. On by default; switchable to show the race.
- * Returns the previous mask.
+ * cache is emptied. On by default; switchable to show the race in an
+ * all-designs build (CONFIG_PAGEPOOL_FIX_SWITCHES); elsewhere the call
+ * changes nothing. Returns the previous mask (the mask in effect).
  */
 #define PP_FIX_NAPI_LOCAL_RCU	0x1
 unsigned int pp_page_pool_set_fixes(unsigned int mask);

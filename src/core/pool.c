@@ -154,9 +154,8 @@ unsigned int pp_page_pool_set_fixes(unsigned int mask)
 	return xchg_relaxed(&ppcore_fixes, mask);
 }
 #else
-/* The fixes are always on: asking for them changes nothing, asking to
- * turn one off is refused (the previous mask is returned either way, and
- * pp_page_pool_get_fixes() says what is in effect). */
+/* The fixes are always on: the call changes nothing and returns the mask
+ * in effect, so a caller that tried to turn one off can see it is on. */
 unsigned int pp_page_pool_set_fixes(unsigned int mask)
 {
 	(void)mask;

@@ -143,6 +143,15 @@ static void xdp_stale(uint8_t how)
 	struct xdp_buff xdp;
 	int mode, n = 0, i, found = -1;
 
+	/* Without the lookup generation the direct one returns the frame: it
+	 * catches a page no pool owns, but cannot tell a stale frame whose
+	 * page another pool took since (docs/XDP.md), so that case needs the
+	 * lookup generation (meson -Ddesigns=all). */
+	if (!IS_ENABLED(CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP)) {
+		if (other)
+			goto skip;
+		lookup = false;
+	}
 	pool = xdp_temp_pool();
 	if (!pool)
 		goto skip;

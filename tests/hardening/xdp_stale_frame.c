@@ -73,7 +73,11 @@ static void return_stale_every_way(const struct xdp_frame *stale)
 	int m, c;
 
 	for (m = 0; m < 2; m++) {
-		pp_xdp_set_return_mode(xh_modes[m]);
+		if (pp_xdp_set_return_mode(xh_modes[m]) == -EOPNOTSUPP) {
+			print_message("%s: not in this build (meson -Ddesigns=all)\n",
+				      xh_mode_name(xh_modes[m]));
+			continue;
+		}
 		for (c = 0; c < C_NR; c++) {
 			struct pp_mem_stats st0, st1;
 			unsigned long not_pp = xh_not_pp();
@@ -171,7 +175,14 @@ static void test_page_now_another_pools(void **state)
 	n = alloc_until(b, page, got, 256);
 	assert_true(n > 0);
 
-	pp_xdp_set_return_mode(PP_XDP_RETURN_LOOKUP);
+	/* Only the lookup generation can tell this stale frame: the direct
+	 * one finds B's page and cannot know the frame is not B's. */
+	if (pp_xdp_set_return_mode(PP_XDP_RETURN_LOOKUP) == -EOPNOTSUPP) {
+		for (i = 0; i < n; i++)
+			page_pool_put_full_page(b, got[i], false);
+		page_pool_destroy(b);
+		skip();
+	}
 	for (c = 0; c < C_NR; c++) {
 		struct pp_page_pool_misuse m0, m1;
 
