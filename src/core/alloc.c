@@ -103,12 +103,6 @@ bool page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem)
 	return __page_pool_set_pp_info(pool, netmem);
 }
 
-void page_pool_clear_pp_info(netmem_ref netmem)
-{
-	netmem_clear_pp_magic(netmem);
-	netmem_set_pp(netmem, NULL);
-}
-
 /* A page that got the pool's link but no mapping: give both back. */
 static void page_pool_drop_unmapped(struct page_pool *pool, netmem_ref netmem)
 {

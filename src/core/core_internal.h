@@ -125,7 +125,12 @@ static inline void page_pool_hold_inc(struct page_pool *pool)
 	WRITE_ONCE(pool->pages_state_hold_cnt, pool->pages_state_hold_cnt + 1);
 }
 bool page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem);
-void page_pool_clear_pp_info(netmem_ref netmem);
+/* Inline: the page's return (release.c) is its hot caller. */
+static inline void page_pool_clear_pp_info(netmem_ref netmem)
+{
+	netmem_clear_pp_magic(netmem);
+	netmem_set_pp(netmem, NULL);
+}
 void __page_pool_dma_sync_for_device(const struct page_pool *pool, netmem_ref netmem,
 				     u32 dma_sync_size);
 
