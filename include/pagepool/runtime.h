@@ -131,6 +131,11 @@ void pp_printk_set_modname(const char *name);
 typedef int (*pp_print_fn)(int level, const char *fmt, va_list ap);
 pp_print_fn pp_set_print(pp_print_fn fn);
 
+/* Whether debug-level messages are wanted (PAGEPOOL_DEBUG=1, read once):
+ * for a print callback of the application's own that keeps the default's
+ * filter. */
+bool pp_log_debug(void);
+
 /* WARN_ON()/WARN_ON_ONCE()/WARN() that fired since start-up. */
 unsigned long pp_warn_count(void);
 

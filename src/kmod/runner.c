@@ -38,14 +38,7 @@ extern const char __stop___pp_modinfo[] __attribute__((weak));
 
 static int kmod_print(int level, const char *fmt, va_list ap)
 {
-	static int debug = -1;
-
-	if (debug < 0) {
-		const char *e = getenv("PAGEPOOL_DEBUG");
-
-		debug = e && *e == '1';
-	}
-	if (level > LOGLEVEL_INFO && !debug)
+	if (level > LOGLEVEL_INFO && !pp_log_debug())
 		return 0;
 	return vfprintf(stdout, fmt, ap);
 }

@@ -24,13 +24,21 @@
 
 #include "runtime/runtime_internal.h"
 
-static int default_print(int level, const char *fmt, va_list ap)
+bool pp_log_debug(void)
 {
 	static int debug = -1;
+	int d = READ_ONCE(debug);
 
-	if (debug < 0)
-		debug = pprt_knob_flag(PPRT_KNOB_DEBUG);
-	if (level > LOGLEVEL_INFO && !debug)
+	if (d < 0) {
+		d = pprt_knob_flag(PPRT_KNOB_DEBUG);
+		WRITE_ONCE(debug, d);
+	}
+	return d;
+}
+
+static int default_print(int level, const char *fmt, va_list ap)
+{
+	if (level > LOGLEVEL_INFO && !pp_log_debug())
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }
