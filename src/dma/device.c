@@ -253,7 +253,12 @@ err_free:
 }
 
 /* A device pagepool did not create belongs to whoever embeds it; there
- * is no reference count to keep. */
+ * is no reference count to keep. Both calls still read dev->pp to tell
+ * the two kinds apart, so a holder that may outlive the owner's memory
+ * (a pool, freed a grace period after page_pool_destroy() returned) must
+ * decide while the device is surely alive whether it holds a reference,
+ * and not call put_device() on a bare device later: by then dev->pp may
+ * be whatever the owner put in that memory next. */
 struct device *get_device(struct device *dev)
 {
 	if (dev && to_ppdma(dev))

@@ -8,8 +8,11 @@
  * the pagepool calls answer without crashing, and page_pool maps its pages
  * through it.
  */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include <linux/rcupdate.h>
 #include <net/page_pool/helpers.h>
 #include <pagepool.h>
 
@@ -218,6 +221,85 @@ static void test_bare_page_pool(void **state)
 	assert_string_equal(nd.name, "eth9");
 }
 
+/* Holds the RCU callback thread: callbacks run in queue order, so the
+ * ones queued after this one wait until the test opens it. */
+struct rcu_gate {
+	struct rcu_head rcu;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool open;
+};
+
+static void rcu_gate_wait(struct rcu_head *head)
+{
+	struct rcu_gate *g = container_of(head, struct rcu_gate, rcu);
+
+	pthread_mutex_lock(&g->lock);
+	while (!g->open)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+static void rcu_gate_open(struct rcu_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->open = true;
+	pthread_cond_signal(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* A bare device has no reference count, so a pool on it holds none:
+ * once page_pool_destroy() returned with every page home, the device is
+ * its owner's again, who may free it (a driver freeing the structure
+ * that embeds it; test_bare_page_pool() returning from the frame that
+ * holds it). The pool's memory goes a grace period later, on the RCU
+ * callback thread, and must not read the device then. Here the callbacks
+ * are held until the owner's memory is in use again - as what looks like
+ * a device pagepool made, with a count a late put_device() would move -
+ * so the late read shows every time, instead of as the crash at process
+ * exit it was when the dead stack frame held garbage at the right time. */
+static void test_bare_device_gone_after_destroy(void **state)
+{
+	struct fake_netdev *nd = calloc(1, sizeof(*nd));
+	struct pp_dma_dev *reuse = calloc(1, sizeof(*reuse));
+	struct rcu_gate gate = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER,
+	};
+	struct page_pool_params pp = {
+		.flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.pool_size = 64, .nid = NUMA_NO_NODE,
+		.dma_dir = DMA_FROM_DEVICE, .max_len = PAGE_SIZE,
+	};
+	struct page_pool *pool;
+	struct page *page;
+	unsigned int ref;
+
+	assert_non_null(nd);
+	assert_non_null(reuse);
+	pp.dev = &nd->dev;
+	pp_thread_register(0);
+	call_rcu(&gate.rcu, rcu_gate_wait);
+
+	pool = page_pool_create(&pp);
+	assert_false(IS_ERR(pool));
+	page = page_pool_dev_alloc_pages(pool);
+	assert_non_null(page);
+	page_pool_put_full_page(pool, page, false);
+	page_pool_destroy(pool);
+	pp_workqueue_run_all();		/* whatever release was deferred */
+
+	/* The owner's memory, used again. */
+	refcount_set(&reuse->ref, 100);
+	nd->dev.pp = reuse;
+	rcu_gate_open(&gate);
+	rcu_barrier();			/* the pool's free has run */
+	ref = refcount_read(&reuse->ref);
+	free(reuse);
+	free(nd);
+	assert_int_equal(ref, 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +308,7 @@ int main(void)
 		dma_test(test_bare_coherent),
 		dma_test(test_bare_sg),
 		dma_test(test_bare_pagepool_calls),
+		dma_test(test_bare_device_gone_after_destroy),
 		dma_test(test_bare_page_pool),
 	};
 
