@@ -351,9 +351,15 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 	 * its last page home, which may be long after the driver destroyed
 	 * the device: hold it that long, as the kernel's page_pool_init()
 	 * long did (6.12 has no such reference). Taken last, so that no
-	 * error path above has to drop it. */
-	if (pool->dma_map)
+	 * error path above has to drop it. A device pagepool did not create
+	 * (dev->pp NULL) has no count to hold: its owner may free it as soon
+	 * as page_pool_destroy() returned, so whether there is a reference
+	 * to drop is noted now, while the device is surely alive, and the
+	 * free a grace period later does not read the device to find out. */
+	if (pool->dma_map && pool->p.dev->pp) {
 		get_device(pool->p.dev);
+		pool->dev_held = true;
+	}
 	return 0;
 
 err_free_ring:
@@ -378,7 +384,7 @@ void page_pool_uninit(struct page_pool *pool)
 /* page_pool_init()'s device reference. */
 static void page_pool_put_device(struct page_pool *pool)
 {
-	if (pool->dma_map)
+	if (pool->dev_held)
 		put_device(pool->p.dev);
 }
 

@@ -149,6 +149,7 @@ struct page_pool {
 
 	bool has_init_callback:1;
 	bool dma_map:1;
+	bool dev_held:1;		/* page_pool_init() holds p.dev (a counted device) */
 	bool dma_sync_for_cpu:1;
 	bool system:1;
 	/* dma_sync (cleared by destroy, read under RCU) and dying (set when
