@@ -409,7 +409,42 @@ void ppcore_free(struct page_pool *pool)
 	call_rcu(&pool->rcu, page_pool_free_rcu);
 }
 
-struct page_pool *page_pool_create_percpu(const struct page_pool_params *params, int cpuid)
+/* A program built against another build's headers (types.h,
+ * __PP_INLINE_ABI): say which option differs. */
+static int page_pool_check_inline_abi(unsigned long abi)
+{
+	const unsigned long mine = __PP_INLINE_ABI, items = __PP_INLINE_ABI_ITEMS;
+
+	if ((abi & ~items) == (mine & ~items) && ((abi & items) || !(mine & items)))
+		return 0;
+	WARN(1, "page_pool_create: the program was compiled against the headers of another pagepool build "
+	     "(its NR_CPUS %lu, DEBUG_NET %s, PAGE_POOL_STATS %s, item pointers %s; this library's %lu, %s, %s, %s): "
+	     "rebuild it against this library's headers",
+	     abi >> 8, abi & __PP_INLINE_ABI_DEBUG_NET ? "y" : "n",
+	     abi & __PP_INLINE_ABI_STATS ? "y" : "n", abi & items ? "decoded" : "not decoded",
+	     mine >> 8, mine & __PP_INLINE_ABI_DEBUG_NET ? "y" : "n",
+	     mine & __PP_INLINE_ABI_STATS ? "y" : "n", mine & items ? "made" : "never made");
+	return -ENOEXEC;
+}
+
+struct page_pool *__page_pool_create_percpu_checked(unsigned long inline_abi,
+						    const struct page_pool_params *params,
+						    int cpuid)
+{
+	int err = page_pool_check_inline_abi(inline_abi);
+
+	if (err)
+		return ERR_PTR(err);
+	return (page_pool_create_percpu)(params, cpuid);
+}
+
+struct page_pool *__page_pool_create_checked(unsigned long inline_abi,
+					     const struct page_pool_params *params)
+{
+	return __page_pool_create_percpu_checked(inline_abi, params, -1);
+}
+
+struct page_pool *(page_pool_create_percpu)(const struct page_pool_params *params, int cpuid)
 {
 	struct page_pool *pool;
 	int err;
@@ -441,9 +476,9 @@ err_free:
 	return ERR_PTR(err);
 }
 
-struct page_pool *page_pool_create(const struct page_pool_params *params)
+struct page_pool *(page_pool_create)(const struct page_pool_params *params)
 {
-	return page_pool_create_percpu(params, -1);
+	return (page_pool_create_percpu)(params, -1);
 }
 
 /* Direct recycling and NUMA. */

@@ -256,6 +256,39 @@ _Static_assert(offsetof(struct page_pool, alloc) - offsetof(struct page_pool, al
 
 struct page_pool *page_pool_create(const struct page_pool_params *params);
 struct page_pool *page_pool_create_percpu(const struct page_pool_params *params, int cpuid);
+
+/*
+ * What the inline code of these headers was compiled for (pagepool's
+ * vermagic): the layout of struct page_pool (CONFIG_NR_CPUS,
+ * CONFIG_DEBUG_NET), the inline statistics (CONFIG_PAGE_POOL_STATS), and
+ * whether netmem_get_pp() decodes the items design's tagged page->pp
+ * (CONFIG_PAGEPOOL_DMA_TRACK_ITEMS). page_pool_create() and
+ * page_pool_create_percpu() pass it, so a library refuses a program built
+ * against another build's headers - ERR_PTR(-ENOEXEC) and a WARN that
+ * says which option differs, as the kernel refuses a module of another
+ * configuration - instead of the program's puts being refused one by one.
+ * Headers that decode item pointers also work with a library that never
+ * makes them. The functions keep their addresses: &page_pool_create and
+ * (page_pool_create)(...) are the library's own, unchecked.
+ */
+#define __PP_INLINE_ABI_DEBUG_NET	0x1UL
+#define __PP_INLINE_ABI_STATS		0x2UL
+#define __PP_INLINE_ABI_ITEMS		0x4UL
+#define __PP_INLINE_ABI							\
+	(((unsigned long)CONFIG_NR_CPUS << 8) |				\
+	 (IS_ENABLED(CONFIG_DEBUG_NET) ? __PP_INLINE_ABI_DEBUG_NET : 0) |	\
+	 (IS_ENABLED(CONFIG_PAGE_POOL_STATS) ? __PP_INLINE_ABI_STATS : 0) |	\
+	 (IS_ENABLED(CONFIG_PAGEPOOL_DMA_TRACK_ITEMS) ? __PP_INLINE_ABI_ITEMS : 0))
+struct page_pool *__page_pool_create_checked(unsigned long inline_abi,
+					     const struct page_pool_params *params);
+struct page_pool *__page_pool_create_percpu_checked(unsigned long inline_abi,
+						    const struct page_pool_params *params,
+						    int cpuid);
+/* Variadic, so that an argument with commas of its own (a compound
+ * literal) passes through as it would to the function. */
+#define page_pool_create(...)	__page_pool_create_checked(__PP_INLINE_ABI, __VA_ARGS__)
+#define page_pool_create_percpu(...)						\
+	__page_pool_create_percpu_checked(__PP_INLINE_ABI, __VA_ARGS__)
 netmem_ref page_pool_alloc_netmems(struct page_pool *pool, gfp_t gfp);
 struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp);
 netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
