@@ -148,6 +148,7 @@ enum pp_lane_put {
 	PP_LANE_SPILL,		/* credit held, lane full: the shared ring */
 	PP_LANE_NO_LANE,	/* no lane could be made, no credit held */
 	PP_LANE_NO_CREDIT,	/* full where the kernel's ring would be */
+	PP_LANE_SLOW,		/* no lane yet or no credit: make it, take some, retry */
 };
 
 #if IS_ENABLED(CONFIG_PAGEPOOL_RING_LANES)
@@ -160,9 +161,13 @@ u32 ppcore_lanes_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk
 			      u32 *credited);
 u32 ppcore_lanes_drain(struct page_pool *pool);
 u64 ppcore_lanes_produced(const struct page_pool *pool);
-void ppcore_ring_credits_put(struct page_pool *pool, u32 n);
-bool page_pool_lane_credits_refill(struct page_pool *pool, struct pp_lane *lane);
-struct pp_lane *page_pool_lane_create(struct page_pool *pool, int cpu);
+/* @n netmems left the lanes or the shared ring, or a credit taken was not
+ * spent: the credits go back to the pool (CR1). */
+static inline void ppcore_ring_credits_put(struct page_pool *pool, u32 n)
+{
+	/* The free count stays below 2^32 (at most the ring's size). */
+	atomic64_add(n, &pool->ring_credits);
+}
 
 /*
  * One netmem into CPU @cpu's lane (the caller's) from any context, with
@@ -183,14 +188,11 @@ static __always_inline enum pp_lane_put page_pool_lane_produce(struct page_pool 
 	struct pp_lane *lane = pool->lanes[cpu];
 	void **slot;
 
-	if (unlikely(!lane)) {
-		lane = page_pool_lane_create(pool, cpu);
-		if (!lane)
-			return PP_LANE_NO_LANE;
-	}
-	if (unlikely(lane->produced == lane->credit_end) &&
-	    !page_pool_lane_credits_refill(pool, lane))
-		return PP_LANE_NO_CREDIT;
+	/* No lane yet, or no credit left: page_pool_lane_produce_slow(),
+	 * through the caller's fallback. Calling nothing here keeps the
+	 * commonest put free of register saves. */
+	if (unlikely(!lane || lane->produced == lane->credit_end))
+		return PP_LANE_SLOW;
 	if (unlikely(!__ptr_ring_reserve(&lane->ring, &slot))) {
 		/* A lane as large as the pool's ring is full where the
 		 * kernel's ring would be (the same ptr_ring, the same slots
@@ -237,6 +239,8 @@ static __always_inline bool ppcore_lanes_refill(struct page_pool *pool, int pref
 	}
 	return true;
 }
+enum pp_lane_put page_pool_lane_produce_slow(struct page_pool *pool, int cpu,
+					     netmem_ref netmem);
 #else
 /* The ptr_ring design alone: page_pool_has_lanes() is false, so none of
  * these is ever called; they keep the callers free of #ifdefs. */

@@ -129,16 +129,10 @@ static u32 page_pool_ring_credits_take(struct page_pool *pool, struct pp_lane *l
 	return got + keep;
 }
 
-void ppcore_ring_credits_put(struct page_pool *pool, u32 n)
-{
-	/* The free count stays below 2^32 (at most the ring's size). */
-	atomic64_add(n, &pool->ring_credits);
-}
-
 /* This CPU's lane has no credit left: take one and some to keep. False
  * when the pool has none: the lanes and the ring hold what the kernel's
  * ring would, the page goes home (ring_full). */
-noinline bool page_pool_lane_credits_refill(struct page_pool *pool, struct pp_lane *lane)
+static bool page_pool_lane_credits_refill(struct page_pool *pool, struct pp_lane *lane)
 {
 	u32 got = page_pool_ring_credits_take(pool, lane, 1);
 
@@ -169,7 +163,7 @@ static noinline bool page_pool_lane_spill_uncredited(struct page_pool *pool, net
 /* This CPU's lane, created on its first return. Only this CPU writes
  * pool->lanes[cpu]; the consumer reads it with acquire (pairs with the
  * release here). NULL if it cannot be allocated: use the shared ring. */
-noinline struct pp_lane *page_pool_lane_create(struct page_pool *pool, int cpu)
+static noinline struct pp_lane *page_pool_lane_create(struct page_pool *pool, int cpu)
 {
 	struct pp_lane *lane;
 
@@ -236,9 +230,33 @@ static __always_inline u32 page_pool_lane_produce_bulk(struct pp_lane *lane, net
 }
 
 /* Where a lane put that was not published goes: the shared ring, or home. */
+/* page_pool_lane_produce() found no lane or no credit: make the lane,
+ * take credits, and produce again (which then publishes or finds the lane
+ * full). */
+enum pp_lane_put page_pool_lane_produce_slow(struct page_pool *pool, int cpu,
+					     netmem_ref netmem)
+{
+	struct pp_lane *lane = pool->lanes[cpu];
+
+	if (!lane) {
+		lane = page_pool_lane_create(pool, cpu);
+		if (!lane)
+			return PP_LANE_NO_LANE;
+	}
+	if (lane->produced == lane->credit_end && !page_pool_lane_credits_refill(pool, lane))
+		return PP_LANE_NO_CREDIT;
+	return page_pool_lane_produce(pool, cpu, netmem);
+}
+
 bool ppcore_lanes_recycle_fallback(struct page_pool *pool, netmem_ref netmem,
 				   enum pp_lane_put how)
 {
+	if (how == PP_LANE_SLOW) {
+		how = page_pool_lane_produce_slow(pool, smp_processor_id(), netmem);
+		/* Published: the pool may be gone already; touch nothing. */
+		if (how == PP_LANE_PUBLISHED)
+			return true;
+	}
 	switch (how) {
 	case PP_LANE_SPILL:
 		return page_pool_lane_spill(pool, netmem);
