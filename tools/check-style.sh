@@ -56,8 +56,10 @@ out=$(mktemp)
 tmp=$(mktemp -d)
 trap 'rm -rf "$out" "$tmp"' EXIT
 
-# Every file of the tree: not the build directories, not git's.
-find . \( -name .git -o -name 'build*' -o -name subprojects \) -prune -o \
+# Every file of the tree: not git's, not a build directory - any directory
+# meson set up (it has meson-private/), whatever its name.
+find . \( -name .git -o -name subprojects -o -name 'build*' -o \
+	-exec test -d {}/meson-private \; \) -prune -o \
 	-type f -print | sed 's|^\./||' | LC_ALL=C sort >"$tmp/files"
 grep -E '\.[ch]$' "$tmp/files" >"$tmp/c_files"
 
@@ -67,8 +69,9 @@ if want raw-atomic; then
 	grep -v '^src/runtime/' |
 	while read -r f; do
 		grep -nE '__(atomic|sync)_[a-z_]+' "$f" /dev/null |
-		# Comments may name the builtins.
-		grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)' |
+		# Comments may name the builtins: a line that opens one, a
+		# comment line of a block ("* ..."; not "*p = ..."), or "//".
+		grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*([[:space:]]|/|$)|//)' |
 		sed -E 's/^([^:]+:[0-9]+):[[:space:]]*/\1: raw-atomic: /'
 	done >>"$out"
 fi
@@ -131,6 +134,7 @@ if want layer-include; then
 		if (q == "\"" && (norm(dir "/" name) in layer)) target = norm(dir "/" name)
 		else if (q == "\"" && (("src/" name) in layer)) target = "src/" name
 		else if (("include/" name) in layer) target = "include/" name
+		else if (norm("include/" name) in layer) target = norm("include/" name)
 		if (target == "" || !(layer[file] in rank) || !(layer[target] in rank))
 			next
 		if (rank[layer[target]] > rank[layer[file]])
