@@ -38,7 +38,7 @@ void pp_page_pool_set_defer_times(unsigned int retry_ms, unsigned int warn_ms);
 
 /*
  * Where non-direct returns go (pagepool's own choice; see
- * pp_page_pool_set_ring_mode() in <pagepool/core.h>):
+ * pp_page_pool_set_ring_mode() below):
  *   PP_RING_LANES     one single-producer lane per returning CPU, no lock
  *                     and no atomic read-modify-write; a full lane spills
  *                     into the shared ring. The default.
@@ -55,7 +55,8 @@ enum pp_ring_mode {
 /*
  * How a pool tracks its DMA-mapped pages so page_pool_destroy() can unmap
  * the ones still in flight while the device is bound (the IOMMU crash at
- * driver unbind; see docs/DMA_SAFETY.md and <pagepool/core.h>):
+ * driver unbind; see docs/DMA_SAFETY.md and pp_page_pool_set_dma_tracking()
+ * below):
  *   PP_DMA_TRACK_INDEX  upstream v6.15's design: an index in pp_magic and a
  *                       per-pool table, unmap-once by compare-and-exchange;
  *                       costs only at map and unmap. The default.
@@ -73,10 +74,11 @@ enum pp_dma_tracking {
 };
 
 /*
- * Ring design of pools created from now on (enum pp_ring_mode in
- * <net/page_pool/types.h>): PP_RING_LANES (default) or PP_RING_PTR_RING,
- * the kernel's. The environment variable PAGEPOOL_RING=lanes|ptr_ring sets
- * the initial default in an all-designs build. Returns the previous mode,
+ * Ring design of pools created from now on (enum pp_ring_mode above):
+ * PP_RING_LANES (default) or PP_RING_PTR_RING, the kernel's. The
+ * environment variable PAGEPOOL_RING=lanes|ptr_ring sets the initial
+ * default; naming a design the build does not have gets one warning and
+ * the build's design. Returns the previous mode,
  * -EINVAL for a value that is no design, -EOPNOTSUPP for a design this
  * build does not have (meson -Dring, -Ddesigns=all).
  */
@@ -84,10 +86,11 @@ int pp_page_pool_set_ring_mode(int mode);
 
 /*
  * DMA tracking design of pools created from now on (enum pp_dma_tracking
- * in <net/page_pool/types.h>): PP_DMA_TRACK_INDEX (default, upstream's),
- * PP_DMA_TRACK_ITEMS (the seeds'), PP_DMA_TRACK_OFF (no fix: pages returned
- * after destroy are unmapped through the device then, even if it unbound).
- * PAGEPOOL_DMA_TRACKING=index|items|off sets the initial default. Returns
+ * above): PP_DMA_TRACK_INDEX (default, upstream's), PP_DMA_TRACK_ITEMS
+ * (Yunsheng Lin's), PP_DMA_TRACK_OFF (no fix: pages returned after destroy
+ * are unmapped through the device then, even if it unbound).
+ * PAGEPOOL_DMA_TRACKING=index|items|off sets the initial default (a design
+ * the build does not have: one warning, the build's design). Returns
  * the previous mode, -EINVAL for a value that is no design, -EOPNOTSUPP for
  * a design this build does not have (meson -Ddma_tracking, -Ddesigns=all;
  * PP_DMA_TRACK_OFF only there). Docs: docs/DMA_SAFETY.md.

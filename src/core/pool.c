@@ -99,8 +99,12 @@ static int ppcore_design_get(struct ppcore_design_axis *axis)
 		if (ppcore_design_built(axis, i))
 			mode = i;
 		else if (i < axis->nr)
-			pr_warn("pagepool: %s=%s: not in this build (meson %s or -Ddesigns=all); using %s\n",
-				pprt_knob_name(axis->knob), v, axis->option, axis->names[mode]);
+			pr_warn("pagepool: %s=%s ignored: this build does not have that design (meson %s%s-Ddesigns=all); using %s\n",
+				pprt_knob_name(axis->knob), v,
+				/* "off" is no option's value: it is a fix switched off */
+				axis == &ppcore_track_axis && i == PP_DMA_TRACK_OFF ? "" : axis->option,
+				axis == &ppcore_track_axis && i == PP_DMA_TRACK_OFF ? "" : " or ",
+				axis->names[mode]);
 		else
 			pr_warn("pagepool: %s=%s: unknown value; using %s\n",
 				pprt_knob_name(axis->knob), v, axis->names[mode]);
@@ -122,17 +126,15 @@ static int ppcore_design_set(struct ppcore_design_axis *axis, int mode)
 	return old;
 }
 
+/* At pool creation. A one-design build reads the knob too, to warn
+ * about a design it does not have. */
 int ppcore_ring_mode(void)
 {
-	if (!IS_ENABLED(CONFIG_PAGEPOOL_ALL_DESIGNS))
-		return CONFIG_PAGEPOOL_RING_DEFAULT;
 	return ppcore_design_get(&ppcore_ring_axis);
 }
 
 int ppcore_dma_tracking_mode(void)
 {
-	if (!IS_ENABLED(CONFIG_PAGEPOOL_ALL_DESIGNS))
-		return CONFIG_PAGEPOOL_DMA_TRACK_DEFAULT;
 	return ppcore_design_get(&ppcore_track_axis);
 }
 

@@ -368,7 +368,8 @@ void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
  * every page for the ring in one producer round, so ring_full counts once
  * per call however many pages find the ring full (v6.14's netmem bulk
  * works in rounds of PAGE_POOL_BULK_SIZE). A page that is not @pool's is
- * reported and sent home as a single put would be.
+ * refused as a single put would refuse it (__page_pool_put_misdirected():
+ * reported, left as it is).
  */
 void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count)
 {

@@ -20,19 +20,21 @@
  * creation, pp_page_pool_set_ring_mode()). Without the lanes design the
  * lane functions below are stubs that are never called.
  *
- * The ring side (ring.c), for both designs:
+ * The ring side, for both designs (inline here, or in ring.c):
  *   page_pool_recycle_in_ring()   one netmem, any context but hard IRQ:
  *                                 true if it went in (lane or ring).
  *   page_pool_recycle_ring_bulk() up to PAGE_POOL_BULK_SIZE netmems from
  *                                 one pool; what finds no room goes home.
- *   page_pool_ring_refill()       the consumer fills its empty alloc cache.
+ *   page_pool_ring_refill()       the consumer fills its empty alloc cache
+ *                                 (inline, in alloc.c's refill).
  *   page_pool_empty_ring()        destroy (no consumer any more) empties
  *                                 the lanes and the ring.
  *   page_pool_ring_sync_producers() waits for producers inside the
  *                                 producer lock (release, before free).
- *   page_pool_ring_produced()     returns counted in the lanes (stats).
- * The lanes (ring_lanes.c) provide the ppcore_lanes_*() functions below
- * and the inline single put, page_pool_lane_produce().
+ * The lanes (ring_lanes.c) provide the ppcore_lanes_*() functions below -
+ * among them ppcore_lanes_produced(), the returns counted in the lanes
+ * (stats) - and the inline single put, page_pool_lane_produce(), with its
+ * slow case page_pool_lane_produce_slow().
  *
  * The invariant both keep: a netmem in a lane or the ring has
  * pp_ref_count 0 and counts as in flight for inflight accounting until
