@@ -105,7 +105,10 @@ bool page_pool_napi_local(const struct page_pool *pool)
  * and restores no registers; every other case is a function of its own
  * entered by a tail jump (page_pool_put_napi_local(),
  * page_pool_put_unrefed_slow(), page_pool_put_release(),
- * page_pool_put_lane_full()). The kernel's structure is the slow one:
+ * page_pool_put_lane_full()); that is why a lane that does not exist yet
+ * or has no credit left is handled there too (page_pool_lane_produce()
+ * only reports it). objdump shows the function with no push. The
+ * kernel's structure is the slow one:
  * page_pool_put_unrefed_slow() is its page_pool_put_unrefed_netmem() body,
  * __page_pool_put_page() then page_pool_recycle_in_ring().
  */
