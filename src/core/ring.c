@@ -56,19 +56,11 @@ noinline bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_re
 
 /* The netmems of @bulk are marked back in the pool already (pp_ref_count
  * 0, set by the bulk put as it took each one). */
-void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
+void page_pool_shared_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
+				u32 room)
 {
-	u32 i, done, room = bulk_len;
+	u32 i;
 	bool in_softirq;
-
-	if (page_pool_has_lanes(pool)) {
-		done = ppcore_lanes_recycle_bulk(pool, bulk, bulk_len, &room);
-		if (done == bulk_len)
-			return;
-		bulk += done;
-		bulk_len -= done;
-		room -= done;
-	}
 
 	/* As the kernel's: one ring_full for the bulk, however many are
 	 * left when the ring is full. */

@@ -95,7 +95,10 @@ static __always_inline bool page_pool_has_lanes(const struct page_pool *pool)
 }
 
 /* ring.c */
-void page_pool_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len);
+/* The shared ring's part of a bulk: the first @room of @bulk hold a ring
+ * credit (with lanes; all of them without), the rest find it full. */
+void page_pool_shared_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
+				u32 room);
 void page_pool_empty_ring(struct page_pool *pool);
 void page_pool_ring_sync_producers(struct page_pool *pool);
 bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem);
@@ -159,8 +162,7 @@ int ppcore_lanes_init(struct page_pool *pool, u32 ring_qsize);
 void ppcore_lanes_free(struct page_pool *pool);
 bool ppcore_lanes_recycle_fallback(struct page_pool *pool, netmem_ref netmem,
 				   enum pp_lane_put how);
-u32 ppcore_lanes_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
-			      u32 *credited);
+void ppcore_lanes_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len);
 u32 ppcore_lanes_drain(struct page_pool *pool);
 u64 ppcore_lanes_produced(const struct page_pool *pool);
 /* @n netmems left the lanes or the shared ring, or a credit taken was not
@@ -267,13 +269,12 @@ static inline bool ppcore_lanes_recycle_fallback(struct page_pool *pool, netmem_
 	return false;
 }
 
-static inline u32 ppcore_lanes_recycle_bulk(struct page_pool *pool, netmem_ref *bulk,
-					    u32 bulk_len, u32 *credited)
+static inline void ppcore_lanes_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk,
+						  u32 bulk_len)
 {
 	(void)pool;
 	(void)bulk;
-	*credited = bulk_len;
-	return 0;
+	(void)bulk_len;
 }
 
 static inline bool ppcore_lanes_refill(struct page_pool *pool, int pref_nid, u32 *consumed)
@@ -351,6 +352,21 @@ static __always_inline void page_pool_ring_refill(struct page_pool *pool, int pr
 out:
 	if (page_pool_has_lanes(pool) && consumed)
 		ppcore_ring_credits_put(pool, consumed);
+}
+
+/*
+ * Up to PAGE_POOL_BULK_SIZE netmems of one pool into the ring, marked in
+ * the pool already (pp_ref_count 0): the lanes design's whole bulk
+ * (ring_lanes.c), or the shared ring's. What finds no room goes home.
+ * Caller is in a bh-disabled region or process context, not hard IRQ.
+ */
+static __always_inline void page_pool_recycle_ring_bulk(struct page_pool *pool,
+							 netmem_ref *bulk, u32 bulk_len)
+{
+	if (page_pool_has_lanes(pool))
+		ppcore_lanes_recycle_ring_bulk(pool, bulk, bulk_len);
+	else
+		page_pool_shared_ring_bulk(pool, bulk, bulk_len, bulk_len);
 }
 
 #endif /* _PP_CORE_RING_H */

@@ -273,8 +273,8 @@ bool ppcore_lanes_recycle_fallback(struct page_pool *pool, netmem_ref netmem,
  * count that do go to the shared ring; those past *credited find the pool
  * as full as the kernel's ring would be).
  */
-u32 ppcore_lanes_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
-			      u32 *credited)
+static __always_inline u32 page_pool_lanes_bulk(struct page_pool *pool, netmem_ref *bulk,
+						u32 bulk_len, u32 *credited)
 {
 	struct pp_lane *lane;
 	u32 done = 0;
@@ -296,6 +296,17 @@ u32 ppcore_lanes_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk
 	}
 	local_bh_enable();
 	return done;
+}
+
+/* A bulk: this CPU's lane first; what the lane has no room for, the
+ * shared ring, each with the credit it holds. */
+void ppcore_lanes_recycle_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len)
+{
+	u32 room, done = page_pool_lanes_bulk(pool, bulk, bulk_len, &room);
+
+	if (done == bulk_len)
+		return;
+	page_pool_shared_ring_bulk(pool, bulk + done, bulk_len - done, room - done);
 }
 
 
