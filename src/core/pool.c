@@ -34,10 +34,14 @@ DEFINE_STATIC_KEY_FALSE(page_pool_mem_providers);
 
 /*
  * The designs of new pools (meson -Ddesigns, <generated/autoconf.h>). A
- * default build has one design per axis, and these are constants. An
- * all-designs build starts from the per-axis option's design, or from the
- * environment (PAGEPOOL_RING, PAGEPOOL_DMA_TRACKING; read once, at the
- * first pool), and the setters switch it for pools created afterwards.
+ * default build has one design per axis, which every pool gets; an
+ * environment variable naming another gets one warning. An all-designs
+ * build starts from the per-axis option's design, or from the environment
+ * (PAGEPOOL_RING, PAGEPOOL_DMA_TRACKING; read once, at the first pool or
+ * setter call), and the setters switch it for pools created afterwards.
+ * The design is read at creation only: the fast paths test the pool
+ * (page_pool_has_lanes(), ppcore_track_design()), constants outside the
+ * all-designs build.
  */
 struct ppcore_design_axis {
 	const char *const names[3];	/* the knob's values, by enum value */
@@ -109,8 +113,14 @@ static int ppcore_design_get(struct ppcore_design_axis *axis)
 			pr_warn("pagepool: %s=%s: unknown value; using %s\n",
 				pprt_knob_name(axis->knob), v, axis->names[mode]);
 	}
-	/* Racing first readers agree: the same inputs give the same mode. */
-	WRITE_ONCE(axis->mode, mode);
+	/* Racing first readers agree (the same inputs give the same mode);
+	 * a setter that got in first is not undone. */
+	{
+		int unset = -1;
+
+		if (!try_cmpxchg_relaxed(&axis->mode, &unset, mode))
+			mode = unset;
+	}
 	return mode;
 }
 
