@@ -40,7 +40,8 @@
  * pp_ref_count 0 and counts as in flight for inflight accounting until
  * it is refilled into the alloc cache or returned to the page allocator;
  * with lanes, every netmem in a lane or the ring holds one ring credit,
- * free credits + held credits + netmems in lanes and ring = ring size.
+ * and, with no put in progress, free credits + credits the lanes keep +
+ * netmems in lanes and ring = ring size.
  */
 #ifndef _PP_CORE_RING_H
 #define _PP_CORE_RING_H
