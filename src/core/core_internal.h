@@ -5,14 +5,15 @@
  * prefix, or the kernel's where the function is the kernel's private one.
  *
  * The memory orders of src/core, each pair once (the label is written at
- * both ends; the DMA tracking's own pairs are in dma_track.h, the rings'
- * P1/C1/C2 in <linux/ptr_ring.h>):
+ * both ends; the DMA tracking's own pairs are in dma_track.h and
+ * track_*.c, whose labels are their own, the rings' P1/C1/C2 in
+ * <linux/ptr_ring.h>):
  *   U1/U1'  pp_ref_count: a user's put is a fully ordered decrement
  *           (page_pool_unref_netmem(), helpers.h); the last user reads
  *           the count with acquire (there, and page_pool_frag_unbias() in
  *           frag.c), so the other users' accesses to the page happen
  *           before the page is recycled or freed.
- *   L1/C1   a lane's slot: the put's release store publishes the netmem
+ *   LS1/C1  a lane's slot: the put's release store publishes the netmem
  *           (page_pool_lane_produce(), ring.h, the ptr_ring's P1); the
  *           consumer's acquire load takes it (C1).
  *   LC1/LC1' pool->lanes[cpu]: the lane's creator publishes it with a
@@ -22,7 +23,7 @@
  *           increment, its last access to the pool (release.c); the
  *           inflight count reads it with acquire, so whoever frees the
  *           pool sees the returner done with it.
- *   G1/G1'  the debug build's consumer guard (pool.c): entry is an
+ *   CG1/CG1' the debug build's consumer guard (pool.c): entry is an
  *           acquire compare-and-exchange, exit a release store, so one
  *           consumer's cache writes happen before the next one's reads.
  *   H1/H1'  the test hook (pool.c): its argument is stored before the

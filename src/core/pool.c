@@ -209,8 +209,8 @@ bool ppcore_consumer_enter(struct page_pool *pool, const char *what)
 {
 	void *me = (void *)&__pp_ctx, *owner = NULL;
 
-	/* G1 (acquire): the previous consumer's cache writes happen
-	 * before ours; pairs with G1' in ppcore_consumer_exit(). */
+	/* CG1 (acquire): the previous consumer's cache writes happen
+	 * before ours; pairs with CG1' in ppcore_consumer_exit(). */
 	if (try_cmpxchg_acquire(&pool->dbg_consumer, &owner, me)) {
 		pool->dbg_consumer_depth = 1;
 		return true;
@@ -229,7 +229,7 @@ bool ppcore_consumer_enter(struct page_pool *pool, const char *what)
 void ppcore_consumer_exit(struct page_pool *pool)
 {
 	if (!--pool->dbg_consumer_depth)
-		smp_store_release(&pool->dbg_consumer, NULL);	/* G1' */
+		smp_store_release(&pool->dbg_consumer, NULL);	/* CG1' */
 }
 #endif
 

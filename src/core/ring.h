@@ -212,7 +212,7 @@ static __always_inline enum pp_lane_put page_pool_lane_produce(struct page_pool 
 		return PP_LANE_SPILL;
 	}
 	WRITE_ONCE(lane->produced, lane->produced + 1);
-	/* L1 (the ring's P1): publishes the netmem and everything the putter
+	/* LS1 (the ring's P1): publishes the netmem and everything the putter
 	 * did with the page; pairs with C1, the consumer's acquire of the
 	 * slot (the refill, or destroy's drain). */
 	__ptr_ring_publish(slot, (void *)netmem);
