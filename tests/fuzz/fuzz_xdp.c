@@ -152,6 +152,9 @@ static void xdp_stale(uint8_t how)
 			goto skip;
 		lookup = false;
 	}
+	/* And without the direct generation, every return looks up. */
+	if (!IS_ENABLED(CONFIG_PAGEPOOL_XDP_RETURN_DIRECT))
+		lookup = true;
 	pool = xdp_temp_pool();
 	if (!pool)
 		goto skip;
