@@ -42,6 +42,45 @@ static void xdp_reg(struct fz_pool *r)
 	fz.t.xdp_regs++;
 }
 
+/*
+ * A held whole page with one page_pool reference and nobody else's, of a
+ * pool with an XDP memory model (@active: and still active), searched from
+ * @b, made an XDP frame in place (@xdp is its buffer): the frame, with
+ * *@ep its page. NULL when there is none (the operation is counted as
+ * skipped) or the conversion failed (reported).
+ */
+static struct xdp_frame *xdp_held_frame(uint8_t b, bool active, struct xdp_buff *xdp,
+					 struct fz_page **ep)
+{
+	struct xdp_frame *xdpf;
+	struct fz_page *e = NULL;
+	struct fz_pool *r;
+	int i;
+
+	for (i = 0; i < fz.nr_pages && !e; i++) {
+		struct fz_page *x = &fz.pages[(b + i) % fz.nr_pages];
+
+		if (x->refs == 1 && !x->stack_refs && !x->page_refs && x->whole &&
+		    !netmem_is_net_iov(x->nm) && fz.pools[x->rec].xdp_reg &&
+		    (!active || fz.pools[x->rec].state == REC_ACTIVE))
+			e = x;
+	}
+	if (!e) {
+		fz.t.skipped++;
+		return NULL;
+	}
+	r = &fz.pools[e->rec];
+	xdp_init_buff(xdp, PAGE_SIZE << r->order, &r->rxq);
+	xdp_prepare_buff(xdp, netmem_address(e->nm), 256, 64, false);
+	xdpf = xdp_convert_buff_to_frame(xdp);
+	if (!xdpf) {
+		fz_fail(PPINV_API, "xdp_convert_buff_to_frame() refused a valid buffer");
+		return NULL;
+	}
+	*ep = e;
+	return xdpf;
+}
+
 /* A held whole page, as an XDP frame (XDP_REDIRECT or XDP_TX), given back
  * by one of the return calls. */
 static void xdp_return(uint8_t b, uint8_t how)
@@ -50,30 +89,15 @@ static void xdp_return(uint8_t b, uint8_t how)
 	struct xdp_frame *xdpf;
 	struct xdp_buff xdp;
 	struct fz_pool *r;
-	struct fz_page *e = NULL;
+	struct fz_page *e;
 	bool napi;
-	int i, ri;
+	int ri;
 
-	for (i = 0; i < fz.nr_pages && !e; i++) {
-		struct fz_page *x = &fz.pages[(b + i) % fz.nr_pages];
-
-		if (x->refs == 1 && !x->stack_refs && !x->page_refs && x->whole &&
-		    !netmem_is_net_iov(x->nm) && fz.pools[x->rec].xdp_reg)
-			e = x;
-	}
-	if (!e) {
-		fz.t.skipped++;
+	xdpf = xdp_held_frame(b, false, &xdp, &e);
+	if (!xdpf)
 		return;
-	}
 	ri = e->rec;
 	r = &fz.pools[ri];
-	xdp_init_buff(&xdp, PAGE_SIZE << r->order, &r->rxq);
-	xdp_prepare_buff(&xdp, netmem_address(e->nm), 256, 64, false);
-	xdpf = xdp_convert_buff_to_frame(&xdp);
-	if (!xdpf) {
-		fz_fail(PPINV_API, "xdp_convert_buff_to_frame() refused a valid buffer");
-		return;
-	}
 	/* The _rx_napi and buff calls are for the pool's own NAPI poll. */
 	napi = fz_can_direct(r);
 	switch (how % 4) {
@@ -288,31 +312,13 @@ static void xdp_bulk_dup(uint8_t b)
 	struct xdp_frame_bulk bq;
 	struct xdp_frame *xdpf;
 	struct xdp_buff xdp;
-	struct fz_page *e = NULL;
-	struct fz_pool *r;
-	int i, ri;
+	struct fz_page *e;
+	int ri;
 
-	for (i = 0; i < fz.nr_pages && !e; i++) {
-		struct fz_page *x = &fz.pages[(b + i) % fz.nr_pages];
-
-		if (x->refs == 1 && !x->stack_refs && !x->page_refs && x->whole &&
-		    !netmem_is_net_iov(x->nm) && fz.pools[x->rec].xdp_reg &&
-		    fz.pools[x->rec].state == REC_ACTIVE)
-			e = x;
-	}
-	if (!e) {
-		fz.t.skipped++;
+	xdpf = xdp_held_frame(b, true, &xdp, &e);
+	if (!xdpf)
 		return;
-	}
 	ri = e->rec;
-	r = &fz.pools[ri];
-	xdp_init_buff(&xdp, PAGE_SIZE << r->order, &r->rxq);
-	xdp_prepare_buff(&xdp, netmem_address(e->nm), 256, 64, false);
-	xdpf = xdp_convert_buff_to_frame(&xdp);
-	if (!xdpf) {
-		fz_fail(PPINV_API, "xdp_convert_buff_to_frame() refused a valid buffer");
-		return;
-	}
 	xdp_frame_bulk_init(&bq);
 	rcu_read_lock();
 	xdp_return_frame_bulk(xdpf, &bq);
