@@ -38,18 +38,33 @@ void pp_page_pool_set_defer_times(unsigned int retry_ms, unsigned int warn_ms);
 
 /*
  * Where non-direct returns go (pagepool's own choice; see
- * pp_page_pool_set_ring_mode() below):
- *   PP_RING_LANES     one single-producer lane per returning CPU, no lock
- *                     and no atomic read-modify-write; a full lane spills
- *                     into the shared ring. The default.
- *   PP_RING_PTR_RING  the kernel's design: one ring, producers serialised
- *                     by its producer spinlock.
+ * pp_page_pool_set_ring_mode() below). Each is bounded as the kernel's
+ * ring is (pool_size, 1024 when 0, at most 16384 returned pages waiting):
+ *   PP_RING_LANES       one single-producer lane per returning CPU, no lock
+ *                       and no atomic read-modify-write; a full lane spills
+ *                       into the shared ring. The default.
+ *   PP_RING_PTR_RING    the kernel's design: one ring, producers serialised
+ *                       by its producer spinlock.
+ *   PP_RING_LLIST       Yunsheng Lin's "use list instead of ptr_ring for
+ *                       ring cache": a lock-free list (a compare-and-exchange
+ *                       per put); the consumer takes one page at a time.
+ *   PP_RING_LLIST_BATCH the same list, the consumer taking all of it with
+ *                       one exchange per refill (his "batch refilling pages
+ *                       to reduce atomic operation"; mimalloc's collection
+ *                       of a thread's remote frees is the same move).
+ *   PP_RING_MAGAZINE    Bonwick's magazines: a returning CPU fills a
+ *                       magazine of its own and hands the whole magazine
+ *                       over; the consumer takes full magazines.
  * Which of them the library has is a build-time choice (meson -Dring, or
- * -Ddesigns=all for both; CONFIG_PAGEPOOL_RING_* in <generated/autoconf.h>).
+ * -Ddesigns=all for all; CONFIG_PAGEPOOL_RING_* in <generated/autoconf.h>).
  */
 enum pp_ring_mode {
 	PP_RING_LANES,
 	PP_RING_PTR_RING,
+	PP_RING_LLIST,
+	PP_RING_LLIST_BATCH,
+	PP_RING_MAGAZINE,
+	__PP_RING_NR,
 };
 
 /*
@@ -75,8 +90,9 @@ enum pp_dma_tracking {
 
 /*
  * Ring design of pools created from now on (enum pp_ring_mode above):
- * PP_RING_LANES (default) or PP_RING_PTR_RING, the kernel's. The
- * environment variable PAGEPOOL_RING=lanes|ptr_ring sets the initial
+ * PP_RING_LANES (default), PP_RING_PTR_RING (the kernel's), PP_RING_LLIST,
+ * PP_RING_LLIST_BATCH or PP_RING_MAGAZINE. The environment variable
+ * PAGEPOOL_RING=lanes|ptr_ring|llist|llist_batch|magazine sets the initial
  * default; naming a design the build does not have gets one warning and
  * the build's design. Returns the previous mode,
  * -EINVAL for a value that is no design, -EOPNOTSUPP for a design this

@@ -44,7 +44,7 @@ DEFINE_STATIC_KEY_FALSE(page_pool_mem_providers);
  * all-designs build.
  */
 struct ppcore_design_axis {
-	const char *const names[3];	/* the knob's values, by enum value */
+	const char *const names[__PP_RING_NR];	/* the knob's values, by enum value */
 	int nr;
 	int built_mask;			/* BIT(enum value) of each design compiled in */
 	int dflt;			/* the build's selection */
@@ -54,10 +54,15 @@ struct ppcore_design_axis {
 };
 
 static struct ppcore_design_axis ppcore_ring_axis = {
-	.names = { [PP_RING_LANES] = "lanes", [PP_RING_PTR_RING] = "ptr_ring" },
-	.nr = 2,
+	.names = { [PP_RING_LANES] = "lanes", [PP_RING_PTR_RING] = "ptr_ring",
+		   [PP_RING_LLIST] = "llist", [PP_RING_LLIST_BATCH] = "llist_batch",
+		   [PP_RING_MAGAZINE] = "magazine" },
+	.nr = __PP_RING_NR,
 	.built_mask = (IS_ENABLED(CONFIG_PAGEPOOL_RING_LANES) << PP_RING_LANES) |
-		      (IS_ENABLED(CONFIG_PAGEPOOL_RING_PTR_RING) << PP_RING_PTR_RING),
+		      (IS_ENABLED(CONFIG_PAGEPOOL_RING_PTR_RING) << PP_RING_PTR_RING) |
+		      (IS_ENABLED(CONFIG_PAGEPOOL_RING_LLIST) << PP_RING_LLIST) |
+		      (IS_ENABLED(CONFIG_PAGEPOOL_RING_LLIST_BATCH) << PP_RING_LLIST_BATCH) |
+		      (IS_ENABLED(CONFIG_PAGEPOOL_RING_MAGAZINE) << PP_RING_MAGAZINE),
 	.dflt = CONFIG_PAGEPOOL_RING_DEFAULT,
 	.knob = PPRT_KNOB_RING,
 	.option = "-Dring",
@@ -314,11 +319,10 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 		err = -ENOMEM;
 		goto err_free_stats;
 	}
-	if (ppcore_ring_mode() == PP_RING_LANES) {
-		err = ppcore_lanes_init(pool, ring_qsize);
-		if (err)
-			goto err_free_ring;
-	}
+	pool->ring_design = (u8)ppcore_ring_mode();
+	err = page_pool_ring_design_init(pool, ring_qsize);
+	if (err)
+		goto err_free_ring;
 
 	pool->dma_tracking = (u8)ppcore_dma_tracking_mode();
 	err = ppcore_track_init(pool);
@@ -376,7 +380,7 @@ static int page_pool_init(struct page_pool *pool, const struct page_pool_params 
 
 err_free_ring:
 	ppcore_track_free(pool);
-	ppcore_lanes_free(pool);
+	page_pool_ring_design_free(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
 err_free_stats:
 	page_pool_stats_uninit(pool);
@@ -409,7 +413,7 @@ static void page_pool_free_rcu(struct rcu_head *head)
 	struct page_pool *pool = container_of(head, struct page_pool, rcu);
 
 	ppcore_track_free(pool);
-	ppcore_lanes_free(pool);
+	page_pool_ring_design_free(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
 	page_pool_stats_uninit(pool);
 	page_pool_put_device(pool);
@@ -479,7 +483,7 @@ err_uninit:
 	page_pool_uninit(pool);
 	page_pool_put_device(pool);
 	ppcore_track_free(pool);
-	ppcore_lanes_free(pool);
+	page_pool_ring_design_free(pool);
 	ptr_ring_cleanup(&pool->ring, NULL);
 	page_pool_stats_uninit(pool);
 err_free:

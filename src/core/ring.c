@@ -82,6 +82,39 @@ void page_pool_shared_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bu
 		page_pool_return_page(pool, bulk[i]);
 }
 
+int page_pool_ring_design_init(struct page_pool *pool, u32 ring_qsize)
+{
+	switch (page_pool_ring_design(pool)) {
+	case PP_RING_LANES:
+		return ppcore_lanes_init(pool, ring_qsize);
+	case PP_RING_LLIST:
+	case PP_RING_LLIST_BATCH:
+		return ppcore_llist_init(pool, ring_qsize);
+	case PP_RING_MAGAZINE:
+		return ppcore_mag_init(pool, ring_qsize);
+	default:
+		return 0;
+	}
+}
+
+void page_pool_ring_design_free(struct page_pool *pool)
+{
+	switch (page_pool_ring_design(pool)) {
+	case PP_RING_LANES:
+		ppcore_lanes_free(pool);
+		break;
+	case PP_RING_LLIST:
+	case PP_RING_LLIST_BATCH:
+		ppcore_llist_free(pool);
+		break;
+	case PP_RING_MAGAZINE:
+		ppcore_mag_free(pool);
+		break;
+	default:
+		break;
+	}
+}
+
 void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem)
 {
 	/* Pages in the ring are owned by the pool alone. */
@@ -100,6 +133,10 @@ void page_pool_empty_ring(struct page_pool *pool)
 
 	if (page_pool_has_lanes(pool))
 		consumed = ppcore_lanes_drain(pool);
+	else if (page_pool_ring_is_llist(pool))
+		ppcore_llist_drain(pool);
+	else if (page_pool_ring_design(pool) == PP_RING_MAGAZINE)
+		ppcore_mag_drain(pool);
 	while ((netmem = (netmem_ref)ptr_ring_consume_bh(&pool->ring))) {
 		page_pool_return_ring_page(pool, netmem);
 		consumed++;

@@ -85,17 +85,101 @@ struct pp_lane {
 	u32 credits_kept;	/* declared in page_pool::ring_credits */
 };
 
-static __always_inline bool page_pool_has_lanes(const struct page_pool *pool)
+/* The pool's design: a constant unless every design is compiled in. */
+static __always_inline enum pp_ring_mode page_pool_ring_design(const struct page_pool *pool)
 {
-#if IS_ENABLED(CONFIG_PAGEPOOL_RING_LANES) && IS_ENABLED(CONFIG_PAGEPOOL_RING_PTR_RING)
-	return pool->lanes;
+#ifdef CONFIG_PAGEPOOL_ALL_DESIGNS
+	return (enum pp_ring_mode)pool->ring_design;
 #else
 	(void)pool;
-	return IS_ENABLED(CONFIG_PAGEPOOL_RING_LANES);
+	return CONFIG_PAGEPOOL_RING_DEFAULT;
 #endif
 }
 
+static __always_inline bool page_pool_has_lanes(const struct page_pool *pool)
+{
+	return page_pool_ring_design(pool) == PP_RING_LANES;
+}
+
+/* The list designs (PP_RING_LLIST, PP_RING_LLIST_BATCH; ring_llist.c). */
+static __always_inline bool page_pool_ring_is_llist(const struct page_pool *pool)
+{
+	return page_pool_ring_design(pool) == PP_RING_LLIST ||
+	       page_pool_ring_design(pool) == PP_RING_LLIST_BATCH;
+}
+
+/*
+ * The designs other than lanes and ptr_ring each live in a file of their
+ * own and provide these, with the same contexts and duties as the
+ * entry points at the top of this file:
+ *   init(pool, ring_qsize)  page_pool_init(), process context: allocate
+ *                           pool->ring_state; 0 or -ENOMEM.
+ *   free(pool)              when the pool's memory goes, or after init
+ *                           failed (ring_state may be NULL).
+ *   recycle(pool, netmem)   one netmem, any context but hard IRQ, no RCU
+ *                           section assumed: true if it went in, false if
+ *                           the design holds as many as the kernel's ring
+ *                           would (the caller counts ring_full and sends it
+ *                           home). The store that makes the netmem visible
+ *                           to the consumer is the last access to the pool.
+ *                           Counts the `ring` statistic.
+ *   recycle_bulk(pool, bulk, n)  up to PAGE_POOL_BULK_SIZE netmems, in a
+ *                           bh-disabled region or process context; what
+ *                           finds no room goes home (page_pool_return_page)
+ *                           with one ring_full for the bulk, as the
+ *                           kernel's.
+ *   refill(pool, pref_nid)  the consumer's empty alloc cache, up to
+ *                           PP_ALLOC_CACHE_REFILL; a page of another node
+ *                           goes home (waive) and ends the refill: false.
+ *   drain(pool)             destroy, no consumer any more: every netmem
+ *                           the design holds goes home
+ *                           (page_pool_return_ring_page()); late returns
+ *                           keep finding room.
+ *   produced(pool)          the design's part of the `ring` statistic when
+ *                           it does not count it per CPU (else 0).
+ */
+#define PP_RING_DESIGN_OPS(d)							\
+	int ppcore_##d##_init(struct page_pool *pool, u32 ring_qsize);		\
+	void ppcore_##d##_free(struct page_pool *pool);				\
+	bool ppcore_##d##_recycle(struct page_pool *pool, netmem_ref netmem);	\
+	void ppcore_##d##_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 n); \
+	bool ppcore_##d##_refill(struct page_pool *pool, int pref_nid);	\
+	u32 ppcore_##d##_drain(struct page_pool *pool);				\
+	u64 ppcore_##d##_produced(const struct page_pool *pool)
+
+/* A design not compiled in: never called (the pool's design is one of
+ * the build's), and not referenced either, even at -O0. */
+#define PP_RING_DESIGN_STUBS(d)							\
+	static inline int ppcore_##d##_init(struct page_pool *pool, u32 ring_qsize) \
+	{ (void)pool; (void)ring_qsize; return -EOPNOTSUPP; }			\
+	static inline void ppcore_##d##_free(struct page_pool *pool) { (void)pool; } \
+	static inline bool ppcore_##d##_recycle(struct page_pool *pool, netmem_ref netmem) \
+	{ (void)pool; (void)netmem; return false; }				\
+	static inline void ppcore_##d##_recycle_bulk(struct page_pool *pool,	\
+						     netmem_ref *bulk, u32 n)	\
+	{ (void)pool; (void)bulk; (void)n; }					\
+	static inline bool ppcore_##d##_refill(struct page_pool *pool, int pref_nid) \
+	{ (void)pool; (void)pref_nid; return true; }				\
+	static inline u32 ppcore_##d##_drain(struct page_pool *pool)		\
+	{ (void)pool; return 0; }						\
+	static inline u64 ppcore_##d##_produced(const struct page_pool *pool)	\
+	{ (void)pool; return 0; }
+
+#if IS_ENABLED(CONFIG_PAGEPOOL_RING_LLIST) || IS_ENABLED(CONFIG_PAGEPOOL_RING_LLIST_BATCH)
+PP_RING_DESIGN_OPS(llist);	/* ring_llist.c, both list designs */
+#else
+PP_RING_DESIGN_STUBS(llist)
+#endif
+#if IS_ENABLED(CONFIG_PAGEPOOL_RING_MAGAZINE)
+PP_RING_DESIGN_OPS(mag);	/* ring_magazine.c */
+#else
+PP_RING_DESIGN_STUBS(mag)
+#endif
+
 /* ring.c */
+/* The pool's design, chosen at page_pool_init(): its state made, freed. */
+int page_pool_ring_design_init(struct page_pool *pool, u32 ring_qsize);
+void page_pool_ring_design_free(struct page_pool *pool);
 /* The shared ring's part of a bulk: the first @room of @bulk hold a ring
  * credit (with lanes; all of them without), the rest find it full. */
 void page_pool_shared_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
@@ -326,12 +410,20 @@ static __always_inline bool page_pool_recycle_in_ring(struct page_pool *pool, ne
 	enum pp_lane_put how;
 
 	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
-	if (!page_pool_has_lanes(pool))
+	switch (page_pool_ring_design(pool)) {
+	case PP_RING_LANES:
+		how = page_pool_lane_produce(pool, smp_processor_id(), netmem);
+		if (likely(how == PP_LANE_PUBLISHED))
+			return true;
+		return ppcore_lanes_recycle_fallback(pool, netmem, how);
+	case PP_RING_LLIST:
+	case PP_RING_LLIST_BATCH:
+		return ppcore_llist_recycle(pool, netmem);
+	case PP_RING_MAGAZINE:
+		return ppcore_mag_recycle(pool, netmem);
+	default:
 		return page_pool_recycle_in_shared_ring(pool, netmem);
-	how = page_pool_lane_produce(pool, smp_processor_id(), netmem);
-	if (likely(how == PP_LANE_PUBLISHED))
-		return true;
-	return ppcore_lanes_recycle_fallback(pool, netmem, how);
+	}
 }
 
 /* The consumer's refill of its empty alloc cache: the lanes first, then
@@ -340,6 +432,16 @@ static __always_inline void page_pool_ring_refill(struct page_pool *pool, int pr
 {
 	u32 consumed = 0;
 
+	if (page_pool_ring_is_llist(pool) ||
+	    page_pool_ring_design(pool) == PP_RING_MAGAZINE) {
+		bool ok = page_pool_ring_design(pool) == PP_RING_MAGAZINE ?
+			  ppcore_mag_refill(pool, pref_nid) :
+			  ppcore_llist_refill(pool, pref_nid);
+
+		if (ok && !pool->alloc.count)
+			alloc_stat_inc(pool, empty);
+		return;
+	}
 	if (page_pool_has_lanes(pool) && !ppcore_lanes_refill(pool, pref_nid, &consumed))
 		goto out;
 	if (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
@@ -364,10 +466,20 @@ out:
 static __always_inline void page_pool_recycle_ring_bulk(struct page_pool *pool,
 							 netmem_ref *bulk, u32 bulk_len)
 {
-	if (page_pool_has_lanes(pool))
+	switch (page_pool_ring_design(pool)) {
+	case PP_RING_LANES:
 		ppcore_lanes_recycle_ring_bulk(pool, bulk, bulk_len);
-	else
+		break;
+	case PP_RING_LLIST:
+	case PP_RING_LLIST_BATCH:
+		ppcore_llist_recycle_bulk(pool, bulk, bulk_len);
+		break;
+	case PP_RING_MAGAZINE:
+		ppcore_mag_recycle_bulk(pool, bulk, bulk_len);
+		break;
+	default:
 		page_pool_shared_ring_bulk(pool, bulk, bulk_len, bulk_len);
+	}
 }
 
 #endif /* _PP_CORE_RING_H */

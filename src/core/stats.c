@@ -60,6 +60,10 @@ bool page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *s
 	/* Lane returns are counted in the lanes (producer-written). */
 	if (page_pool_has_lanes(pool))
 		stats->recycle_stats.ring += ppcore_lanes_produced(pool);
+	else if (page_pool_ring_is_llist(pool))
+		stats->recycle_stats.ring += ppcore_llist_produced(pool);
+	else if (page_pool_ring_design(pool) == PP_RING_MAGAZINE)
+		stats->recycle_stats.ring += ppcore_mag_produced(pool);
 	return true;
 }
 

@@ -33,7 +33,9 @@
 
 static inline const char *pp_test_ring_name(int mode)
 {
-	return mode == PP_RING_LANES ? "lanes" : mode == PP_RING_PTR_RING ? "ptr_ring" : "?";
+	return mode == PP_RING_LANES ? "lanes" : mode == PP_RING_PTR_RING ? "ptr_ring" :
+	       mode == PP_RING_LLIST ? "llist" : mode == PP_RING_LLIST_BATCH ? "llist_batch" :
+	       mode == PP_RING_MAGAZINE ? "magazine" : "?";
 }
 
 static inline const char *pp_test_tracking_name(int mode)
@@ -47,7 +49,10 @@ static inline const char *pp_test_tracking_name(int mode)
 static inline bool pp_test_ring_built(int mode)
 {
 	return (mode == PP_RING_LANES && IS_ENABLED(CONFIG_PAGEPOOL_RING_LANES)) ||
-	       (mode == PP_RING_PTR_RING && IS_ENABLED(CONFIG_PAGEPOOL_RING_PTR_RING));
+	       (mode == PP_RING_PTR_RING && IS_ENABLED(CONFIG_PAGEPOOL_RING_PTR_RING)) ||
+	       (mode == PP_RING_LLIST && IS_ENABLED(CONFIG_PAGEPOOL_RING_LLIST)) ||
+	       (mode == PP_RING_LLIST_BATCH && IS_ENABLED(CONFIG_PAGEPOOL_RING_LLIST_BATCH)) ||
+	       (mode == PP_RING_MAGAZINE && IS_ENABLED(CONFIG_PAGEPOOL_RING_MAGAZINE));
 }
 
 static inline bool pp_test_tracking_built(int mode)
@@ -253,14 +258,12 @@ static inline int pp_test_exit_status(int failed, int ran)
  * it, and a line for each it lacks; the program's exit status. */
 static inline int pp_test_run_on_each_ring(const struct CMUnitTest *tests, size_t n)
 {
-	static const int modes[] = { PP_RING_LANES, PP_RING_PTR_RING };
-	int failed = 0, ran = 0;
-	size_t i;
+	int failed = 0, ran = 0, mode;
 
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (!pp_test_ring_mode(modes[i]))
+	for (mode = 0; mode < __PP_RING_NR; mode++) {
+		if (!pp_test_ring_mode(mode))
 			continue;
-		failed += _cmocka_run_group_tests(pp_test_ring_name(modes[i]), tests, n, NULL, NULL);
+		failed += _cmocka_run_group_tests(pp_test_ring_name(mode), tests, n, NULL, NULL);
 		ran += (int)n;
 	}
 	pp_test_ring_restore();

@@ -210,6 +210,11 @@ struct page_pool {
 	unsigned long lane_mask[(NR_CPUS + BITS_PER_LONG - 1) / BITS_PER_LONG];
 	u32 lane_cursor;		/* consumer's round-robin start */
 	atomic_t nr_lanes;		/* lanes made (bits in lane_mask) */
+	/* The pool's ring design (enum pp_ring_mode), read only where every
+	 * design is compiled in; the state of the designs that are neither
+	 * lanes nor ptr_ring (src/core/ring_*.c), set at init. */
+	u8 ring_design;
+	void *ring_state;
 
 	/* DMA tracking (src/core/dma_track.c): the design and its state. */
 	u8 dma_tracking;		/* enum pp_dma_tracking */
