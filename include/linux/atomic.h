@@ -165,6 +165,13 @@ static inline T P##_cmpxchg(A *v, T o, T n)				\
 static inline bool P##_try_cmpxchg(A *v, T *o, T n)			\
 { return __atomic_compare_exchange_n(&v->counter, o, n, false,		\
 				     __PP_SC, __PP_SC); }		\
+/* The order on success; a failed one is a relaxed load into *o. */	\
+static inline bool P##_try_cmpxchg_acquire(A *v, T *o, T n)		\
+{ return __atomic_compare_exchange_n(&v->counter, o, n, false,		\
+				     __PP_ACQ, __PP_RLX); }		\
+static inline bool P##_try_cmpxchg_release(A *v, T *o, T n)		\
+{ return __atomic_compare_exchange_n(&v->counter, o, n, false,		\
+				     __PP_REL, __PP_RLX); }		\
 static inline bool P##_add_unless(A *v, T a, T u)			\
 {									\
 	T c = P##_read(v);						\

@@ -46,7 +46,11 @@ struct page {
 	unsigned char order;		/* head: allocation order; free: buddy order */
 	unsigned char nid;		/* node of the page */
 	unsigned short _mm_state;	/* allocator bookkeeping (src/mm) */
-	unsigned long private;		/* free for the page's owner */
+	/* Free for the page's owner. A page_pool page: the list designs of
+	 * the return ring (PP_RING_LLIST, PP_RING_LLIST_BATCH) own it while
+	 * the page waits in their list, as its link (struct net_iov has its
+	 * pp_ring_link at this offset); nothing else of page_pool uses it. */
+	unsigned long private;
 };
 
 _Static_assert(sizeof(struct page) == 64, "struct page must stay 64 bytes");

@@ -52,6 +52,12 @@ struct net_iov {
 		};
 	};
 	struct net_iov_area *owner;
+	/* The list designs of the return ring (PP_RING_LLIST,
+	 * PP_RING_LLIST_BATCH, src/core/ring_llist.c) own this word while
+	 * the net_iov waits in their list: its link. At the offset of
+	 * struct page's `private`, which is the same link for a page, so
+	 * one accessor serves both without a branch. */
+	unsigned long pp_ring_link;
 	enum net_iov_type type;
 };
 
@@ -71,6 +77,8 @@ __NETMEM_ASSERT(_pp_mapping_pad);
 __NETMEM_ASSERT(dma_addr);
 __NETMEM_ASSERT(pp_ref_count);
 #undef __NETMEM_ASSERT
+_Static_assert(offsetof(struct net_iov, pp_ring_link) == offsetof(struct page, private),
+	       "the list designs' link is one word for pages and net_iovs");
 
 static inline bool netmem_is_net_iov(const netmem_ref netmem)
 {

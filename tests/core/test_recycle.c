@@ -12,6 +12,7 @@
 
 #include "core_test.h"
 #include "core/ring.h"	/* struct pp_lane: a white-box look at the lanes */
+#include "core/ring_llist.h"	/* and at the list designs' list */
 
 static struct device *dev;
 
@@ -130,7 +131,8 @@ static void test_other_cpu_goes_to_ring(void **state)
 	assert_all_pages_home();
 }
 
-/* Pages parked in the ring and the lanes, each checked to be the pool's. */
+/* Pages parked in the ring, the lanes or the list, each checked to be the
+ * pool's. */
 static int count_parked_in(struct page_pool *pool, struct ptr_ring *r)
 {
 	int i, n = 0;
@@ -146,9 +148,26 @@ static int count_parked_in(struct page_pool *pool, struct ptr_ring *r)
 	return n;
 }
 
+static int count_parked_in_chain(struct page_pool *pool, netmem_ref netmem)
+{
+	int n = 0;
+
+	for (; netmem; netmem = pp_llist_first(*netmem_ring_link(netmem)), n++)
+		assert_ptr_equal(netmem_get_pp(netmem), pool);
+	return n;
+}
+
 static int count_parked(struct page_pool *pool)
 {
 	int cpu, n = count_parked_in(pool, &pool->ring);
+
+	if (pool->ring_design == PP_RING_LLIST || pool->ring_design == PP_RING_LLIST_BATCH) {
+		struct pp_llist *l = pool->ring_state;
+
+		n += count_parked_in_chain(pool,
+				pp_llist_first((unsigned long)atomic_long_read(&l->head)));
+		n += count_parked_in_chain(pool, l->priv);
+	}
 
 	if (pool->lanes)
 		for (cpu = 0; cpu < NR_CPUS; cpu++)

@@ -338,6 +338,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		KAPI_ON_RING(test_past_the_limit, lanes, LANES, teardown),
 		KAPI_ON_RING(test_past_the_limit, ptr_ring, PTR_RING, teardown),
+		KAPI_ON_RING(test_past_the_limit, llist, LLIST, teardown),
+		KAPI_ON_RING(test_past_the_limit, llist_batch, LLIST_BATCH, teardown),
 		cmocka_unit_test_teardown(test_member_moves_to_free_id, teardown),
 	};
 	int rc;

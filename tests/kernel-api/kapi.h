@@ -80,7 +80,8 @@ static inline struct page_pool_stats kapi_stats(const struct page_pool *pool)
 }
 
 /* cmocka set-ups that choose the return design of the pools a test makes:
- * BOTH(test) runs a test on the lanes and on the kernel's ptr_ring. A
+ * BOTH(test) runs a test on the lanes and on the kernel's ptr_ring - and
+ * on the list designs (llist, llist_batch), which keep the same contract. A
  * design this build lacks is not set up (cmocka reports a skip in a
  * set-up as an error): its test is kapi_skip_<design>, which says so and
  * skips. */
@@ -103,6 +104,30 @@ static inline int kapi_ring_ptr_ring(void **state)
 	return kapi_ring_set_up(PP_RING_PTR_RING);
 }
 
+static inline int kapi_ring_llist(void **state)
+{
+	(void)state;
+	return kapi_ring_set_up(PP_RING_LLIST);
+}
+
+static inline int kapi_ring_llist_batch(void **state)
+{
+	(void)state;
+	return kapi_ring_set_up(PP_RING_LLIST_BATCH);
+}
+
+static inline void kapi_skip_llist(void **state)
+{
+	(void)state;
+	PP_TEST_NEEDS_RING(PP_RING_LLIST);
+}
+
+static inline void kapi_skip_llist_batch(void **state)
+{
+	(void)state;
+	PP_TEST_NEEDS_RING(PP_RING_LLIST_BATCH);
+}
+
 static inline void kapi_skip_lanes(void **state)
 {
 	(void)state;
@@ -115,7 +140,7 @@ static inline void kapi_skip_ptr_ring(void **state)
 	PP_TEST_NEEDS_RING(PP_RING_PTR_RING);
 }
 
-/* @fn on ring design @d (lanes or ptr_ring; @D the same in capitals), or
+/* @fn on ring design @d (lanes, ptr_ring, ...; @D the same in capitals), or
  * its skip where the build lacks it, with @teardown (which cmocka runs
  * after a skipped test too). */
 #define KAPI_ON_RING(fn, d, D, teardown)				\
@@ -125,6 +150,8 @@ static inline void kapi_skip_ptr_ring(void **state)
 
 #define BOTH(fn)							\
 	KAPI_ON_RING(fn, lanes, LANES, NULL),				\
-	KAPI_ON_RING(fn, ptr_ring, PTR_RING, NULL)
+	KAPI_ON_RING(fn, ptr_ring, PTR_RING, NULL),			\
+	KAPI_ON_RING(fn, llist, LLIST, NULL),				\
+	KAPI_ON_RING(fn, llist_batch, LLIST_BATCH, NULL)
 
 #endif /* PP_KAPI_H */
