@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Concurrency primitives: ptr_ring (full/empty, wrap-around, many producers
- * under the producer lock against one lock-free consumer), llist, per-CPU
+ * under the producer lock against one lock-free consumer), llist (many
+ * adders, with and without a consumer popping at the same time), per-CPU
  * data, spinlock mutual exclusion, refcount_t saturation, printk levels and
  * WARN counting, error pointers.
  */
@@ -192,6 +193,119 @@ static void test_llist_concurrent(void **state)
 	assert_true(llist_empty(&lhead));
 }
 
+/*
+ * llist with its consumer running: 4 producers add 20000 nodes each
+ * (llist_add() and llist_add_batch() of 4 nodes linked by hand) while one
+ * consumer pops with llist_del_first() and now and then takes the rest
+ * with llist_del_all(): every node comes out exactly once, each
+ * producer's nodes newest first within a take, and the value written
+ * before the add is seen (the add's release, the consumer's acquire -
+ * what ThreadSanitizer checks here).
+ */
+#define LPROD	4
+#define LNODES	20000
+
+struct lsnode {
+	struct llist_node node;
+	long id, seq;
+	int seen;
+};
+
+static LLIST_HEAD(lshead);
+static struct lsnode lsnodes[LPROD][LNODES];
+static int lsdone;
+
+static void *llist_stress_adder(void *arg)
+{
+	long id = (long)arg;
+	int i;
+
+	for (i = 0; i < LNODES; i++) {
+		struct lsnode *n = &lsnodes[id][i];
+
+		n->id = id;
+		n->seq = i;
+		if (i % 8 == 4 && i + 4 <= LNODES) {
+			int k;
+
+			/* A chain of 4, first the newest, as a list takes it. */
+			for (k = 1; k < 4; k++) {
+				lsnodes[id][i + k].id = id;
+				lsnodes[id][i + k].seq = i + k;
+				lsnodes[id][i + k].node.next = &lsnodes[id][i + k - 1].node;
+			}
+			llist_add_batch(&lsnodes[id][i + 3].node, &n->node, &lshead);
+			i += 3;
+		} else {
+			llist_add(&n->node, &lshead);
+		}
+	}
+	__atomic_add_fetch(&lsdone, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static long llist_stress_take(struct llist_node *list)
+{
+	long last[LPROD], n = 0;
+	struct llist_node *pos, *tmp;
+	int i;
+
+	for (i = 0; i < LPROD; i++)
+		last[i] = LNODES;
+	llist_for_each_safe(pos, tmp, list) {
+		struct lsnode *e = llist_entry(pos, struct lsnode, node);
+
+		assert_in_range(e->id, 0, LPROD - 1);
+		assert_true(e->seq < last[e->id]);	/* newest first */
+		last[e->id] = e->seq;
+		assert_int_equal(e->seen++, 0);
+		n++;
+	}
+	return n;
+}
+
+static void test_llist_concurrent_consumer(void **state)
+{
+	pthread_t t[LPROD];
+	long got = 0, pops = 0, i, j;
+
+	(void)state;
+	for (i = 0; i < LPROD; i++)
+		pthread_create(&t[i], NULL, llist_stress_adder, (void *)i);
+	while (got < LPROD * LNODES) {
+		struct llist_node *n = llist_del_first(&lshead);
+
+		if (n) {
+			n->next = NULL;		/* the consumer's own now */
+			got += llist_stress_take(n);
+			pops++;
+		} else if (__atomic_load_n(&lsdone, __ATOMIC_ACQUIRE) == LPROD &&
+			   llist_empty(&lshead)) {
+			break;
+		}
+		if (pops % 64 == 63)
+			got += llist_stress_take(llist_del_all(&lshead));
+	}
+	for (i = 0; i < LPROD; i++)
+		pthread_join(t[i], NULL);
+	got += llist_stress_take(llist_del_all(&lshead));
+	assert_int_equal(got, LPROD * LNODES);
+	assert_true(pops > 0);
+	for (i = 0; i < LPROD; i++)
+		for (j = 0; j < LNODES; j++)
+			assert_int_equal(lsnodes[i][j].seen, 1);
+	/* llist_reverse_order(): oldest first. */
+	for (i = 0; i < 3; i++)
+		llist_add(&lsnodes[0][i].node, &lshead);
+	{
+		struct llist_node *r = llist_reverse_order(llist_del_all(&lshead));
+
+		for (i = 0; i < 3; i++, r = r->next)
+			assert_ptr_equal(r, &lsnodes[0][i].node);
+		assert_null(r);
+	}
+}
+
 struct pcpu_counter {
 	long hits;
 	long pad[3];
@@ -339,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_ptr_ring_mpsc),
 		cmocka_unit_test(test_ptr_ring_batched_consume_matches_single),
 		cmocka_unit_test(test_llist_concurrent),
+		cmocka_unit_test(test_llist_concurrent_consumer),
 		cmocka_unit_test(test_percpu),
 		cmocka_unit_test(test_spinlock),
 		cmocka_unit_test(test_refcount),
