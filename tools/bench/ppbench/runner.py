@@ -219,9 +219,9 @@ class Runner:
         runs need both CPUs at once and slow down most (up to 100x) when
         other work competes: when one of the warm-up round's cross-CPU runs
         (2 returners: twice the pages) would take more than CROSS_SECONDS,
-        every cross-CPU run, ours and DPDK's alike so that they stay
-        comparable, uses CROSS_MIN_LOOPS. Said in the output; the loop
-        counts are in bench-raw.txt."""
+        every cross-CPU run, ours, DPDK's and the bare topology's alike so
+        that they stay comparable, uses CROSS_MIN_LOOPS. Said in the
+        output; the loop counts are in bench-raw.txt."""
         seen = [x for _, _, rep, _, out in self.raw_outputs if rep < 0 for x in rates(out)]
         default = self.loops["cross"]
         if not seen or min(seen) * CROSS_SECONDS >= 2 * default or default <= CROSS_MIN_LOOPS:
@@ -231,7 +231,7 @@ class Runner:
               f"{min(seen) / 1e6:.2f} M/s): cross-CPU runs use {loops} loops instead of "
               f"{default}", flush=True)
         for p in progs:
-            if p["name"] == "bench_page_pool_cross_cpu":
+            if p["name"] in ("bench_page_pool_cross_cpu", "bench_cross_cpu_bare"):
                 p["argv"] = [f"loops={loops}" if a.startswith("loops=") else a
                              for a in p["argv"]]
             elif p["name"] == "bench_peers":
