@@ -186,6 +186,8 @@ class Runner:
             rep = r - warmup    # -1: the warm-up round, discarded
             t0 = time.monotonic()
             for p in list(progs):
+                if p not in progs:      # its design was dropped in this round
+                    continue
                 try:
                     cmd, out = self.run_one(p)
                 except NotInBuild as e:

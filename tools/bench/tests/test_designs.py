@@ -13,7 +13,7 @@ from ppbench.buildcfg import BuildConfig, parse_config, parse_ring_enum, ring_en
 from ppbench.catalog import BARE_VARIANTS  # noqa: E402
 from ppbench.parse import parse_output  # noqa: E402
 from ppbench.report import design_table_markdown, design_table_text  # noqa: E402
-from ppbench.runner import Runner, prog_from_cmd  # noqa: E402
+from ppbench.runner import NotInBuild, Runner, prog_from_cmd  # noqa: E402
 from ppbench.stats import DESIGN_COLUMNS, Results, design_table  # noqa: E402
 from ppbench.verdicts import judge  # noqa: E402
 
@@ -101,13 +101,45 @@ class BuildDesignsTest(unittest.TestCase):
                         designs=("lanes", "llist"))
         progs = [dict(name="a", ring="lanes"), dict(name="a", ring="llist"),
                  dict(name="b", ring="llist"), dict(name="c")]
-        r.drop_design(progs, progs[1], "not in this build")
+        with open(os.devnull, "w") as null:
+            saved, sys.stdout = sys.stdout, null
+            try:
+                r.drop_design(progs, progs[1], "not in this build")
+            finally:
+                sys.stdout = saved
         self.assertEqual(progs, [dict(name="a", ring="lanes"), dict(name="c")])
         self.assertEqual(r.res.ring_designs, ["lanes"])
         self.assertEqual([s["design"] for s in r.res.samples], ["lanes"])
         # A program with no ring design to drop has failed.
         with self.assertRaisesRegex(BenchError, "exit status 77"):
             r.drop_design(progs, progs[1], "?")
+
+    def test_exit_77_in_a_round(self):
+        # The first program of a design the build lacks drops the design:
+        # its other programs do not run, in this round or the next.
+        r = Runner.__new__(Runner)
+        r.res = results([], designs=("lanes", "llist"))
+        r.res.mode, r.short, r.reps, r.verbose, r.raw_outputs = "short", True, 2, False, []
+        progs = [dict(name=n, design=d, ring=d, expect=[]) for n in ("a", "b")
+                 for d in ("lanes", "llist")]
+        ran = []
+
+        def run_one(p):
+            ran.append((p["name"], p["ring"]))
+            if p["ring"] == "llist":
+                raise NotInBuild("not in this build")
+            return "cmd", ""
+        r.programs, r.run_one = lambda: progs, run_one
+        with open(os.devnull, "w") as null:
+            saved, sys.stdout = sys.stdout, null
+            try:
+                r.run()
+            finally:
+                sys.stdout = saved
+        self.assertEqual(ran, [("a", "lanes"), ("a", "llist"), ("b", "lanes"),
+                               ("a", "lanes"), ("b", "lanes")])
+        self.assertEqual(r.res.ring_designs, ["lanes"])
+        self.assertEqual(len(r.res.skipped), 1)
 
     def test_replayed_command_lines(self):
         p = prog_from_cmd("PAGEPOOL_RING=magazine b/bench/bench_xdp_return loops=20480 gens=1 "
