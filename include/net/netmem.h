@@ -42,6 +42,13 @@ struct netmem_desc {
 
 struct net_iov_area;
 
+/* The words of a netmem's home state only its pool's owner writes
+ * (<net/page_pool/helpers.h>, "Home state"). */
+struct page_pool_home {
+	u32 out_base;	/* bit 0: out; above: pp_put_seq when it went out */
+	u32 seen;	/* pp_put_seq puts taken out of the ring */
+};
+
 struct net_iov {
 	union {
 		struct netmem_desc desc;
@@ -59,9 +66,9 @@ struct net_iov {
 	};
 	struct net_iov_area *owner;
 	enum net_iov_type type;
-	/* The pool owner's word for this net_iov (netmem_home_ref()); pages
+	/* The pool owner's words for this net_iov (netmem_home_ref()); pages
 	 * keep theirs beside the memmap (pp_mem_map.home). */
-	u32 pp_home;
+	struct page_pool_home pp_home;
 };
 
 struct net_iov_area {
@@ -167,11 +174,11 @@ static __always_inline unsigned long *netmem_put_seq_ref(netmem_ref netmem)
 	return &__netmem_clear_lsb(netmem)->pp_put_seq;
 }
 
-static __always_inline u32 *netmem_home_ref(netmem_ref netmem)
+static __always_inline struct page_pool_home *netmem_home_ref(netmem_ref netmem)
 {
 	if (netmem_is_net_iov(netmem))
 		return &((struct net_iov *)(netmem & ~NET_IOV))->pp_home;
-	return &pp_mem_map.home[__netmem_to_page(netmem) - pp_mem_map.map];
+	return (struct page_pool_home *)(pp_mem_map.home_bias + ((unsigned long)netmem >> 3));
 }
 
 static inline unsigned long netmem_get_dma_addr(netmem_ref netmem)

@@ -27,33 +27,43 @@
 void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const char *where);
 
 /*
- * One netmem taken out of the ring (the owner: refill, or destroy's
- * drain): true if it brings the netmem home, false if it is a duplicate
- * (reported here) or no longer this pool's (a stale put of a page that
- * left the pool; reported as such), which the caller drops.
+ * One netmem taken out of the ring by the owner (the refill, destroy's
+ * drain): true if it brings the netmem home (out, and every put counted
+ * before it went out taken: seen == base), false if it is a duplicate,
+ * reported here, which the caller drops. The netmem is this pool's: a put
+ * checks the pool before it counts, and a page does not leave the pool
+ * while a put of it is in a ring (page_pool_home_releasable()) - unless
+ * two puts raced, which nothing here can tell (helpers.h). So the refill
+ * reads no struct page at all; destroy's drain checks anyway
+ * (page_pool_home_take_checked()).
  */
 static __always_inline bool page_pool_home_take(struct page_pool *pool, netmem_ref netmem,
 						const char *where)
 {
-	u32 *home, h;
-	bool back;
+	struct page_pool_home *home = netmem_home_ref(netmem);
+	u32 ob = READ_ONCE(home->out_base);
+	u32 seen = READ_ONCE(home->seen);
 
+	WRITE_ONCE(home->seen, seen + 1);
+	if (likely(ob == ((seen << 1) | PP_HOME_OUT))) {
+		WRITE_ONCE(home->out_base, ob & ~PP_HOME_OUT);
+		return true;
+	}
+	/* Home already, or an older trip's put: counted, and dropped. */
+	page_pool_home_dup(pool, netmem, where);
+	return false;
+}
+
+/* The same, for destroy's drain: a netmem that is no longer this pool's
+ * (two racing puts let it go) is dropped without touching its words. */
+static inline bool page_pool_home_take_checked(struct page_pool *pool, netmem_ref netmem,
+					       const char *where)
+{
 	if (unlikely(netmem_get_pp(netmem) != pool)) {
 		page_pool_home_dup(pool, netmem, where);
 		return false;
 	}
-	home = netmem_home_ref(netmem);
-	h = READ_ONCE(*home);
-	back = (h & PP_HOME_OUT) && PP_HOME_SEEN(h) == PP_HOME_BASE(h);
-	h = (h & ~(PP_HOME_SEQ_MASK << 1)) | (((PP_HOME_SEEN(h) + 1) & PP_HOME_SEQ_MASK) << 1);
-	if (likely(back)) {
-		WRITE_ONCE(*home, h & ~PP_HOME_OUT);
-		return true;
-	}
-	/* Home already, or an older trip's put: counted, and dropped. */
-	WRITE_ONCE(*home, h);
-	page_pool_home_dup(pool, netmem, where);
-	return false;
+	return page_pool_home_take(pool, netmem, where);
 }
 
 /* The refill put netmems from the ring at alloc.cache[@from..count):
@@ -80,7 +90,7 @@ static __always_inline void page_pool_home_take_refilled(struct page_pool *pool,
  */
 static __always_inline bool page_pool_home_releasable(netmem_ref netmem)
 {
-	return __page_pool_put_seq(netmem) == PP_HOME_SEEN(READ_ONCE(*netmem_home_ref(netmem)));
+	return __page_pool_put_seq(netmem) == READ_ONCE(netmem_home_ref(netmem)->seen);
 }
 
 /* A put counted for the ring found no room there: it goes home instead

@@ -120,7 +120,7 @@ void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem)
 {
 	/* Destroy's drain takes it out of the ring as the refill would: a
 	 * duplicate put is dropped here. */
-	if (!page_pool_home_take(pool, netmem, "destroy"))
+	if (!page_pool_home_take_checked(pool, netmem, "destroy"))
 		return;
 	/* Another put of it is still in a ring (a duplicate, reported when
 	 * it is taken out): park it until that put is taken out too

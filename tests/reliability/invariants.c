@@ -484,10 +484,10 @@ int ppinv_check_held(struct ppinv *c, netmem_ref netmem, const struct page_pool 
 	/* Held: out of the pool in its owner's home word, and not put into
 	 * the ring since it went out (<net/page_pool/helpers.h>, "Home
 	 * state"). */
-	home = READ_ONCE(*netmem_home_ref(netmem));
-	if (!(home & PP_HOME_OUT) || PP_HOME_BASE(home) != __page_pool_put_seq(netmem)) {
+	home = READ_ONCE(netmem_home_ref(netmem)->out_base);
+	if (!(home & PP_HOME_OUT) || (home >> 1) != (__page_pool_put_seq(netmem) & 0x7fffffffu)) {
 		ppinv_fail(c, PPINV_HELD_PAGE,
-			   "netmem %#lx of pool %u is held but is back in the pool (home word %#x, put count %#x)",
+			   "netmem %#lx of pool %u is held but is back in the pool (out/base %#x, put count %#x)",
 			   (unsigned long)netmem, id, home, __page_pool_put_seq(netmem));
 		return 1;
 	}

@@ -153,21 +153,25 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
  *                owner writes; the owner reads it, so the line moves once
  *                per trip, not twice (the owner writing pp_ref_count at
  *                allocation and the returner at its put was that).
- *   home word    netmem_home_ref(), away from the netmem's cache line;
+ *   home words   struct page_pool_home, netmem_home_ref(): away from the
+ *                netmem's cache line (beside the memmap for a page), and
  *                written only by the pool's owner (its consumer context,
  *                or destroy once there is no consumer):
- *                  bit 0       out
- *                  bits 1-15   seen: pp_put_seq puts the owner took out of
- *                              the ring, whatever became of them
- *                  bits 17-31  base: pp_put_seq when the netmem went out
- *                Both counts are modulo 2^15; a ring holds at most 16384.
+ *                  out_base  bit 0: out; the rest: pp_put_seq when the
+ *                            netmem went out ("base")
+ *                  seen      pp_put_seq puts the owner took out of the
+ *                            ring, whatever became of them
+ *                Counts are modulo 2^31 (base) and 2^32; a ring holds at
+ *                most 16384.
  *
  * The owner's rules:
  *   allocation       out, base = pp_put_seq. Puts counted then but not
  *                    yet taken out of the ring (seen < base) were made
  *                    while the netmem was home: duplicates.
- *   direct put       taken iff out and pp_put_seq == base (no put into
- *                    the ring since the allocation); then home.
+ *   direct put       taken iff out; then home. (Had a put into the ring
+ *                    come first on this trip, it is found when it is
+ *                    taken out: home already, or older than the next
+ *                    allocation.)
  *   taking one out   seen++; it brings the netmem home iff out and seen
  *   of the ring      was base (the refill, destroy's drain); any other is
  *                    a duplicate - home already, or older than the
@@ -178,8 +182,8 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
  * owner finds it, at once for a direct put, at the refill for a put into
  * the ring; the netmem is cached once. A page goes back to the page
  * allocator only with no put of it left in a ring (pp_put_seq == seen),
- * and both words live on while it is free, so a stale put in some ring
- * stays recognisable whatever the page does next.
+ * and both live on while it is free, so a stale put in some ring stays
+ * recognisable whatever the page does next.
  * Caught: every double put whose second put sees the first (made after
  * it, in the happens-before sense) and the allocation in between, in any
  * mix of direct puts and puts from any CPU. A second put racing with the
@@ -188,13 +192,10 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
  * and the kernel checks nothing).
  */
 #define PP_HOME_OUT		0x1u
-#define PP_HOME_SEQ_MASK	0x7fffu
-#define PP_HOME_SEEN(h)		(((h) >> 1) & PP_HOME_SEQ_MASK)
-#define PP_HOME_BASE(h)		((h) >> 17)
 
 static __always_inline u32 __page_pool_put_seq(netmem_ref netmem)
 {
-	return (u32)READ_ONCE(*netmem_put_seq_ref(netmem)) & PP_HOME_SEQ_MASK;
+	return (u32)READ_ONCE(*netmem_put_seq_ref(netmem));
 }
 
 /* A last-reference put into the ring, counted before the netmem goes in. */
@@ -208,22 +209,20 @@ static __always_inline void __page_pool_count_ring_put(netmem_ref netmem)
 /* Allocation: the netmem goes out. The owner only. */
 static __always_inline void __page_pool_home_leave(netmem_ref netmem)
 {
-	u32 *home = netmem_home_ref(netmem);
-
-	WRITE_ONCE(*home, (READ_ONCE(*home) & (PP_HOME_SEQ_MASK << 1)) |
-			  (__page_pool_put_seq(netmem) << 17) | PP_HOME_OUT);
+	WRITE_ONCE(netmem_home_ref(netmem)->out_base,
+		   (__page_pool_put_seq(netmem) << 1) | PP_HOME_OUT);
 }
 
-/* A direct put: true and home if it is the put of this trip, false if it
- * is a duplicate (the caller reports it). The owner only. */
+/* A direct put: true and home if the netmem is out, false if it is home
+ * already (a duplicate: the caller reports it). The owner only. */
 static __always_inline bool __page_pool_home_direct(netmem_ref netmem)
 {
-	u32 *home = netmem_home_ref(netmem);
-	u32 h = READ_ONCE(*home);
+	struct page_pool_home *home = netmem_home_ref(netmem);
+	u32 ob = READ_ONCE(home->out_base);
 
-	if (unlikely(!(h & PP_HOME_OUT) || PP_HOME_BASE(h) != __page_pool_put_seq(netmem)))
+	if (unlikely(!(ob & PP_HOME_OUT)))
 		return false;
-	WRITE_ONCE(*home, h & ~PP_HOME_OUT);
+	WRITE_ONCE(home->out_base, ob & ~PP_HOME_OUT);
 	return true;
 }
 
