@@ -67,10 +67,10 @@ static void test_page_bulk_dup_softirq(void **state) { (void)state; check_dup(fa
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_netmem_bulk_dup),
-		BOTH(test_netmem_bulk_dup_softirq),
-		BOTH(test_page_bulk_dup),
-		BOTH(test_page_bulk_dup_softirq),
+		EACH_RING(test_netmem_bulk_dup),
+		EACH_RING(test_netmem_bulk_dup_softirq),
+		EACH_RING(test_page_bulk_dup),
+		EACH_RING(test_page_bulk_dup_softirq),
 	};
 
 	kapi_setup();

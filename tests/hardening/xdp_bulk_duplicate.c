@@ -180,10 +180,10 @@ static void test_frag_page_twins_are_no_duplicate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_linear_frame_twice),
-		BOTH(test_mb_frame_twice),
-		BOTH(test_two_pools_frame_twice),
-		BOTH(test_frag_page_twins_are_no_duplicate),
+		EACH_RING(test_linear_frame_twice),
+		EACH_RING(test_mb_frame_twice),
+		EACH_RING(test_two_pools_frame_twice),
+		EACH_RING(test_frag_page_twins_are_no_duplicate),
 	};
 
 	xh_setup();

@@ -307,13 +307,13 @@ int main(void)
 	/* Two NUMA nodes, for the waive sequence. */
 	struct pp_mem_config cfg = { .size = 64 << 20, .nr_nodes = 2 };
 	const struct CMUnitTest tests[] = {
-		BOTH(seq_pool_size_4),
-		BOTH(seq_pool_size_64),
-		BOTH(seq_pool_size_0),
-		BOTH(seq_napi_local),
-		BOTH(seq_bulk_ring_full),
-		BOTH(seq_high_order),
-		BOTH(seq_numa_waive),
+		EACH_RING(seq_pool_size_4),
+		EACH_RING(seq_pool_size_64),
+		EACH_RING(seq_pool_size_0),
+		EACH_RING(seq_napi_local),
+		EACH_RING(seq_bulk_ring_full),
+		EACH_RING(seq_high_order),
+		EACH_RING(seq_numa_waive),
 	};
 
 	if (pp_mem_init(&cfg))
