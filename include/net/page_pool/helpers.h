@@ -184,12 +184,17 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
  * allocator only with no put of it left in a ring (pp_put_seq == seen),
  * and both live on while it is free, so a stale put in some ring stays
  * recognisable whatever the page does next.
- * Caught: every double put whose second put sees the first (made after
- * it, in the happens-before sense) and the allocation in between, in any
- * mix of direct puts and puts from any CPU. A second put racing with the
- * first or with the reallocation on another CPU may be missed, as both
- * read pp_ref_count 1 at once (the same window as a pp_ref_count mark,
- * and the kernel checks nothing).
+ * Caught: a second put of one trip made after the first (in the
+ * happens-before sense) and before the pool hands the page out again -
+ * whether it finds the page in the cache, in the ring, or still out
+ * because the first put waits in the ring - in any mix of direct puts and
+ * puts from any CPU, also when the pool hands the page out again before
+ * it takes the second put out of the ring. Not caught: a put made after
+ * the page went out again, which is a put of the new trip (nothing that
+ * counts references can tell it from its holder's), and two puts racing
+ * each other on two CPUs (both read pp_ref_count 1 at once; a
+ * pp_ref_count mark has the same window, and the kernel checks nothing).
+ * tests/hardening/double_put_orders holds every order to this.
  */
 #define PP_HOME_OUT		0x1u
 
