@@ -26,5 +26,6 @@ __cold void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const 
 	WARN(1, "page_pool %u: %s: %#lx put twice (%s); the second put is dropped",
 	     pool->user.id, where, (unsigned long)netmem,
 	     why == PP_DUP_HOME ? "it was back in the pool already" :
-				  "a put of it was still in the ring when it went out again");
+	     why == PP_DUP_IN_RING ? "a put of it is in the ring already" :
+				     "a put of it was still in the ring when it went out again");
 }

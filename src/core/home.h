@@ -27,6 +27,7 @@
 enum pp_home_dup {
 	PP_DUP_HOME,		/* the netmem was back in the pool already */
 	PP_DUP_STALE,		/* made before the netmem went out again */
+	PP_DUP_IN_RING,		/* a put of this trip is in the ring already */
 	PP_DUP_NOT_OURS,	/* in the ring, but the page left the pool */
 };
 void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const char *where,
@@ -124,14 +125,23 @@ static __always_inline void page_pool_home_defer_release(netmem_ref netmem)
 /*
  * A put that sends its netmem back to the page allocator instead of the
  * pool (not recyclable, or the ring full): a netmem that is home already
- * (the first put of this trip cached it) is a duplicate - reported and
- * dropped, not freed under the cache. A second put made after the first
- * sees the owner's "home" (helpers.h).
+ * (the first put of this trip cached it), or whose first put of this trip
+ * waits in the ring, is a duplicate - reported and dropped, not freed
+ * under the cache or the ring. A second put made after the first sees
+ * the owner's "home", or the first's count (helpers.h).
  */
 static inline void page_pool_put_return_page(struct page_pool *pool, netmem_ref netmem)
 {
-	if (unlikely(!(READ_ONCE(netmem_home_ref(netmem)->out_base) & PP_HOME_OUT))) {
+	u32 ob = READ_ONCE(netmem_home_ref(netmem)->out_base);
+
+	if (unlikely(!(ob & PP_HOME_OUT))) {
 		page_pool_home_dup(pool, netmem, "release", PP_DUP_HOME);
+		return;
+	}
+	/* A put of this trip went into the ring already (and brings the
+	 * page home when taken out): this one is the duplicate. */
+	if (unlikely((ob >> 1) != (__page_pool_put_seq(netmem) & (U32_MAX >> 1)))) {
+		page_pool_home_dup(pool, netmem, "release", PP_DUP_IN_RING);
 		return;
 	}
 	page_pool_return_page(pool, netmem);
