@@ -21,7 +21,8 @@
  * Every sequence runs on each of pagepool's return designs the build has:
  * the per-CPU lanes (default), the kernel's ptr_ring and the list designs;
  * the counts must be the kernel's for all of them, but for the ptr_ring's
- * early "full" that a list has no slots for (ring_clears_in_batches()). Built as an outside user builds (run.sh).
+ * early "full" that a list has no slots for (ring_clears_in_batches()).
+ * Built as an outside user builds (run.sh).
  */
 #include "kapi.h"
 
@@ -322,13 +323,13 @@ int main(void)
 	/* Two NUMA nodes, for the waive sequence. */
 	struct pp_mem_config cfg = { .size = 64 << 20, .nr_nodes = 2 };
 	const struct CMUnitTest tests[] = {
-		BOTH(seq_pool_size_4),
-		BOTH(seq_pool_size_64),
-		BOTH(seq_pool_size_0),
-		BOTH(seq_napi_local),
-		BOTH(seq_bulk_ring_full),
-		BOTH(seq_high_order),
-		BOTH(seq_numa_waive),
+		EACH_RING(seq_pool_size_4),
+		EACH_RING(seq_pool_size_64),
+		EACH_RING(seq_pool_size_0),
+		EACH_RING(seq_napi_local),
+		EACH_RING(seq_bulk_ring_full),
+		EACH_RING(seq_high_order),
+		EACH_RING(seq_numa_waive),
 	};
 
 	if (pp_mem_init(&cfg))
