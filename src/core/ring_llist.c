@@ -69,6 +69,22 @@
  *        the consumer's).
  *   LL3  taken: consumer-written (WRITE_ONCE), read racily by the
  *        statistics (READ_ONCE); a counter, no ordering.
+ *   LL4  a link's PP_LLIST_LINKED bit: written with the link before the
+ *        push (LL1), cleared by the consumer with a release store once
+ *        the netmem is out of the list (pop, move into the cache, drain);
+ *        a put reads it with acquire (LL4'): clear, and its push comes
+ *        after that take in the head's order; set, and the netmem waits
+ *        in the list - the put is a double put, not the list's
+ *        (pp_llist_listed()).
+ *
+ * Double puts: the home state (<net/page_pool/helpers.h>) lets a ring
+ * hold two puts of one netmem and drops the duplicate when the owner
+ * takes it out; a list cannot hold a netmem twice (the second link would
+ * cut it), so a put that finds its netmem linked is settled at once, as
+ * a put that finds no room is (home.h's page_pool_put_return_page()). Two
+ * puts of one netmem racing on two CPUs are caught by nobody (helpers.h);
+ * here they may cut the list, as they would hand a page out twice in the
+ * kernel.
  */
 
 #include <linux/atomic.h>
@@ -81,6 +97,7 @@
 #include <net/page_pool/types.h>
 
 #include "core/core_internal.h"
+#include "core/home.h"
 #include "core/ring.h"
 #include "core/ring_llist.h"
 
@@ -117,20 +134,43 @@ void ppcore_llist_free(struct page_pool *pool)
 	pool->ring_state = NULL;
 }
 
+/*
+ * A put of a netmem that waits in the list or on the private chain
+ * already (its link says so, LL4'): a list holds a netmem once - linking
+ * it again would cut the list. What this put is, the home state decides,
+ * as for a put that finds no room: a duplicate of the waiting one
+ * (reported and dropped), or a put of a later trip while an older
+ * duplicate waits, whose page then goes back to the page allocator when
+ * the owner takes that duplicate out (the deferred release). Either way
+ * the list is done with it. Only a double put gets here.
+ */
+static noinline void pp_llist_listed(struct page_pool *pool, netmem_ref netmem)
+{
+	page_pool_home_uncount(netmem);
+	page_pool_put_return_page(pool, netmem);
+}
+
 /* One netmem, any context but hard IRQ, no RCU section assumed: the
  * successful compare-and-exchange is the last access to the pool. */
 bool ppcore_llist_recycle(struct page_pool *pool, netmem_ref netmem)
 {
 	struct pp_llist *l = pool->ring_state;
 	unsigned long *link = netmem_ring_link(netmem);
-	long old = atomic_long_read(&l->head);
+	long old;
 
 	if (unlikely(!pp_llist_linkable(netmem)))
 		return pp_llist_unlinkable(netmem);
+	if (unlikely(smp_load_acquire(link) & PP_LLIST_LINKED)) {		/* LL4' */
+		pp_llist_listed(pool, netmem);
+		return true;
+	}
+	old = atomic_long_read(&l->head);
 	do {
-		if (unlikely(pp_llist_count((unsigned long)old) >= l->size))
+		if (unlikely(pp_llist_count((unsigned long)old) >= l->size)) {
+			WRITE_ONCE(*link, 0UL);	/* not linked after all */
 			return false;	/* where the kernel's ring is full */
-		WRITE_ONCE(*link, (unsigned long)old);
+		}
+		WRITE_ONCE(*link, (unsigned long)old | PP_LLIST_LINKED);
 	} while (!atomic_long_try_cmpxchg_release(&l->head, &old,		/* LL1 */
 			(long)((((unsigned long)old & ~PP_LLIST_PTR) + PP_LLIST_ONE) | netmem)));
 	return true;
@@ -140,50 +180,97 @@ bool ppcore_llist_recycle(struct page_pool *pool, netmem_ref netmem)
  * Up to PAGE_POOL_BULK_SIZE netmems: as many as there is room for are
  * linked into a chain (bulk[0] first) and pushed with one
  * compare-and-exchange; the rest go home with one ring_full, as the
- * kernel's. The netmems that go home keep the pool alive until the last
- * of them is returned, so the statistics after the push are safe.
+ * kernel's. A netmem linked already - waiting in the list, or twice in
+ * this bulk - is not the list's (pp_llist_listed()). The netmems still in
+ * our hands keep the pool alive until the last of them is pushed or
+ * returned, so what comes after the push is safe.
  */
 void ppcore_llist_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 n)
 {
 	struct pp_llist *l = pool->ring_state;
-	long old = atomic_long_read(&l->head);
 	unsigned long bad = 0;
-	u32 i, m, c;
+	u32 i, j, m = 0, c;
+	long old;
 
 	for (i = 0; i < n; i++)
 		bad |= bulk[i];
 	if (unlikely(!pp_llist_linkable(bad))) {
 		pp_llist_unlinkable(bad);
-		m = 0;
-		goto full;
+		j = n;
+		goto home;
 	}
+	/* Marked linked as they are looked at, so that a second copy in the
+	 * bulk finds the first (LL4'). */
+	for (i = j = 0; i < n; i++) {
+		unsigned long *link = netmem_ring_link(bulk[i]);
+
+		if (unlikely(smp_load_acquire(link) & PP_LLIST_LINKED)) {	/* LL4' */
+			pp_llist_listed(pool, bulk[i]);
+			continue;
+		}
+		WRITE_ONCE(*link, PP_LLIST_LINKED);
+		bulk[j++] = bulk[i];
+	}
+	if (!j)
+		return;
+	old = atomic_long_read(&l->head);
 	do {
 		c = pp_llist_count((unsigned long)old);
-		m = c < l->size ? min(n, l->size - c) : 0;
+		m = c < l->size ? min(j, l->size - c) : 0;
 		if (!m)
 			break;
 		/* Each link is the head word the chain below it makes, count
 		 * included (the LLIST pop installs it as it is). */
-		WRITE_ONCE(*netmem_ring_link(bulk[m - 1]), (unsigned long)old);
+		WRITE_ONCE(*netmem_ring_link(bulk[m - 1]), (unsigned long)old | PP_LLIST_LINKED);
 		for (i = m - 1; i > 0; i--)
 			WRITE_ONCE(*netmem_ring_link(bulk[i - 1]),
-				   ((unsigned long)(c + m - i) << PP_LLIST_SHIFT) | bulk[i]);
+				   ((unsigned long)(c + m - i) << PP_LLIST_SHIFT) | bulk[i] |
+				   PP_LLIST_LINKED);
 	} while (!atomic_long_try_cmpxchg_release(&l->head, &old,		/* LL1 */
 			(long)(((unsigned long)(c + m) << PP_LLIST_SHIFT) | bulk[0])));
-	if (m == n)
+	if (m == j)
 		return;
-full:
+	for (i = m; i < j; i++)
+		WRITE_ONCE(*netmem_ring_link(bulk[i]), 0UL);	/* not linked after all */
+home:
 	recycle_stat_inc(pool, ring_full);
-	for (i = m; i < n; i++)
-		page_pool_return_page(pool, bulk[i]);
+	for (i = m; i < j; i++) {
+		page_pool_home_uncount(bulk[i]);
+		page_pool_put_return_page(pool, bulk[i]);
+	}
+}
+
+/* What the refill does with a netmem of another node. */
+enum pp_llist_nid { PP_LLIST_KEEP, PP_LLIST_DROP, PP_LLIST_WAIVE };
+
+/*
+ * The kernel releases a page of another node (waive) and ends the refill.
+ * With the home state a release needs the netmem taken out of the ring
+ * first - the caller's page_pool_home_take_refilled() takes what goes
+ * into the cache, so the waived netmem is taken here - and no other put
+ * of it waiting in a ring; a netmem that has one stays (KEEP: into the
+ * cache, taken with the others). DROP: the take found a duplicate.
+ */
+static noinline enum pp_llist_nid pp_llist_other_node(struct page_pool *pool, netmem_ref netmem)
+{
+	unsigned long ps = READ_ONCE(*netmem_put_seq_ref(netmem));
+	u32 seen = READ_ONCE(netmem_home_ref(netmem)->seen);
+
+	if ((ps & PP_PUT_SEQ_LIMBO) || (u32)ps != seen + 1)
+		return PP_LLIST_KEEP;
+	if (!page_pool_home_take(pool, netmem, "refill"))
+		return PP_LLIST_DROP;
+	page_pool_return_page(pool, netmem);
+	alloc_stat_inc(pool, waive);
+	return PP_LLIST_WAIVE;
 }
 
 /*
  * Move up to @n netmems from the consumer's private chain into the alloc
  * cache (BATCH). A page of another node goes home instead (waive) and
- * ends the move: *waived. Returns how many left the chain, moved or
- * waived. The chain's links are the consumer's now (LL1' ordered their
- * writes before the take).
+ * ends the move: *waived. Returns how many left the chain, moved, dropped
+ * or waived. The chain's links are the consumer's now (LL1' ordered their
+ * writes before the take); each netmem is unlinked as it leaves (LL4).
  */
 static __always_inline u32 pp_llist_priv_move(struct page_pool *pool, struct pp_llist *l,
 					      u32 n, int pref_nid, bool *waived)
@@ -192,18 +279,23 @@ static __always_inline u32 pp_llist_priv_move(struct page_pool *pool, struct pp_
 	u32 i;
 
 	for (i = 0; i < n && netmem; i++) {
-		netmem_ref next = pp_llist_first(*netmem_ring_link(netmem));
+		unsigned long *link = netmem_ring_link(netmem);
+		netmem_ref cur = netmem;
 
-		if (unlikely(nr_node_ids > 1 && !netmem_is_pref_nid(netmem, pref_nid))) {
-			page_pool_return_page(pool, netmem);
-			alloc_stat_inc(pool, waive);
-			*waived = true;
-			netmem = next;
-			i++;
-			break;
+		netmem = pp_llist_first(*link);
+		smp_store_release(link, 0UL);					/* LL4 */
+		if (unlikely(nr_node_ids > 1 && !netmem_is_pref_nid(cur, pref_nid))) {
+			enum pp_llist_nid what = pp_llist_other_node(pool, cur);
+
+			if (what == PP_LLIST_WAIVE) {
+				*waived = true;
+				i++;
+				break;
+			}
+			if (what == PP_LLIST_DROP)
+				continue;
 		}
-		pool->alloc.cache[pool->alloc.count++] = netmem;
-		netmem = next;
+		pool->alloc.cache[pool->alloc.count++] = cur;
 	}
 	DEBUG_NET_WARN_ON_ONCE(i < n && !*waived);	/* the count and the chain disagree */
 	l->priv = netmem;
@@ -271,19 +363,24 @@ static bool pp_llist_refill_pop(struct page_pool *pool, struct pp_llist *l, int 
 			netmem = pp_llist_first((unsigned long)old);
 			if (!netmem)
 				goto out;
-			next = (long)READ_ONCE(*netmem_ring_link(netmem));
+			next = (long)(READ_ONCE(*netmem_ring_link(netmem)) & ~PP_LLIST_LINKED);
 		} while (!atomic_long_try_cmpxchg(&l->head, &old, next));	/* LL1' */
+		smp_store_release(netmem_ring_link(netmem), 0UL);		/* LL4 */
 		taken++;
-		if (unlikely(nr_node_ids > 1 && !netmem_is_pref_nid(netmem, pref_nid))) {
-			page_pool_return_page(pool, netmem);
-			alloc_stat_inc(pool, waive);
-			ok = false;
-			break;
-		}
-		pool->alloc.cache[pool->alloc.count++] = netmem;
 		/* The head we installed, unless a push came in between (then
 		 * the exchange fails and reloads it). */
 		old = next;
+		if (unlikely(nr_node_ids > 1 && !netmem_is_pref_nid(netmem, pref_nid))) {
+			enum pp_llist_nid what = pp_llist_other_node(pool, netmem);
+
+			if (what == PP_LLIST_WAIVE) {
+				ok = false;
+				break;
+			}
+			if (what == PP_LLIST_DROP)
+				continue;
+		}
+		pool->alloc.cache[pool->alloc.count++] = netmem;
 	}
 out:
 	WRITE_ONCE(l->taken, l->taken + taken);				/* LL3 */
@@ -316,10 +413,12 @@ u32 ppcore_llist_drain(struct page_pool *pool)
 	netmem = pp_llist_first((unsigned long)atomic_long_xchg(&l->head, 0));	/* LL1' */
 	for (; netmem; netmem = next, n++) {
 		next = pp_llist_first(READ_ONCE(*netmem_ring_link(netmem)));
+		smp_store_release(netmem_ring_link(netmem), 0UL);		/* LL4 */
 		page_pool_return_ring_page(pool, netmem);
 	}
 	for (netmem = l->priv; netmem; netmem = next, n++) {
 		next = pp_llist_first(READ_ONCE(*netmem_ring_link(netmem)));
+		smp_store_release(netmem_ring_link(netmem), 0UL);		/* LL4 */
 		page_pool_return_ring_page(pool, netmem);
 	}
 	l->priv = 0;

@@ -15,9 +15,12 @@
 #define PP_LLIST_SHIFT	48
 #define PP_LLIST_ONE	(1UL << PP_LLIST_SHIFT)
 #define PP_LLIST_PTR	(PP_LLIST_ONE - 1)
+/* In a link word (never in the head): the netmem is in the list or on the
+ * consumer's private chain. The count stays below 2^15. */
+#define PP_LLIST_LINKED	(1UL << 63)
 
 _Static_assert(sizeof(long) == 8, "the head word holds a pointer and a count");
-_Static_assert(PAGE_POOL_MAX_RING_SIZE < (1UL << (64 - PP_LLIST_SHIFT)),
+_Static_assert(PAGE_POOL_MAX_RING_SIZE < (1UL << (63 - PP_LLIST_SHIFT)),
 	       "the head's count holds the largest ring size");
 
 /* pool->ring_state of a pool with a list design. */

@@ -85,6 +85,12 @@ static void test_page_double_freed(void **state)
 	assert_int_equal(ppinv_check_idle(&c), 0);
 }
 
+/* Can the pool's ring hold two puts of one page? Not a list. */
+static bool ring_holds_twice(const struct page_pool *pool)
+{
+	return pool->ring_design != PP_RING_LLIST && pool->ring_design != PP_RING_LLIST_BATCH;
+}
+
 static void test_page_double_returned(void **state)
 {
 	struct page_pool *pool = rel_pool(REL_DMA);
@@ -114,8 +120,10 @@ static void test_page_double_returned(void **state)
 	page_pool_put_full_page(pool, page, false);
 	ppinv_expect_double_put(&c);
 	assert_int_equal(ppinv_check_step(&c), 0);
-	assert_int_equal(c.pending_double_puts, 1);	/* not found yet */
-	assert_int_equal(c.declared_warns, 1);
+	/* Not found yet - but a list holds a page once, and the list designs
+	 * find the second put at once (src/core/ring_llist.c). */
+	assert_int_equal(c.pending_double_puts, ring_holds_twice(pool) ? 1 : 0);
+	assert_int_equal(c.declared_warns, ring_holds_twice(pool) ? 1 : 2);
 	/* Destroy's drain finds it: seen, no failure. */
 	rel_destroy(&c, pool);
 	assert_int_equal(ppinv_check_step(&c), 0);
