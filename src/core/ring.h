@@ -172,8 +172,12 @@ PP_RING_DESIGN_STUBS(llist)
 #endif
 #if IS_ENABLED(CONFIG_PAGEPOOL_RING_MAGAZINE)
 PP_RING_DESIGN_OPS(mag);	/* ring_magazine.c */
+/* White-box, for tests: how many netmems of @pool the magazines hold (a
+ * netmem of another pool is not counted), with no put or refill running. */
+u32 ppcore_mag_parked(const struct page_pool *pool);
 #else
 PP_RING_DESIGN_STUBS(mag)
+static inline u32 ppcore_mag_parked(const struct page_pool *pool) { (void)pool; return 0; }
 #endif
 
 /* ring.c */

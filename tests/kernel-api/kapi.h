@@ -80,10 +80,10 @@ static inline struct page_pool_stats kapi_stats(const struct page_pool *pool)
 }
 
 /* cmocka set-ups that choose the return design of the pools a test makes:
- * BOTH(test) runs a test on the lanes and on the kernel's ptr_ring. A
- * design this build lacks is not set up (cmocka reports a skip in a
- * set-up as an error): its test is kapi_skip_<design>, which says so and
- * skips. */
+ * BOTH(test) runs a test on the lanes, on the kernel's ptr_ring and on the
+ * magazines. A design this build lacks is not set up (cmocka reports a
+ * skip in a set-up as an error): its test is kapi_skip_<design>, which
+ * says so and skips. */
 static inline int kapi_ring_set_up(int mode)
 {
 	if (!pp_test_ring_built(mode))
@@ -103,6 +103,12 @@ static inline int kapi_ring_ptr_ring(void **state)
 	return kapi_ring_set_up(PP_RING_PTR_RING);
 }
 
+static inline int kapi_ring_magazine(void **state)
+{
+	(void)state;
+	return kapi_ring_set_up(PP_RING_MAGAZINE);
+}
+
 static inline void kapi_skip_lanes(void **state)
 {
 	(void)state;
@@ -115,9 +121,15 @@ static inline void kapi_skip_ptr_ring(void **state)
 	PP_TEST_NEEDS_RING(PP_RING_PTR_RING);
 }
 
-/* @fn on ring design @d (lanes or ptr_ring; @D the same in capitals), or
- * its skip where the build lacks it, with @teardown (which cmocka runs
- * after a skipped test too). */
+static inline void kapi_skip_magazine(void **state)
+{
+	(void)state;
+	PP_TEST_NEEDS_RING(PP_RING_MAGAZINE);
+}
+
+/* @fn on ring design @d (lanes, ptr_ring or magazine; @D the same in
+ * capitals), or its skip where the build lacks it, with @teardown (which
+ * cmocka runs after a skipped test too). */
 #define KAPI_ON_RING(fn, d, D, teardown)				\
 	{ #fn " (" #d ")",						\
 	  IS_ENABLED(CONFIG_PAGEPOOL_RING_##D) ? fn : kapi_skip_##d,	\
@@ -125,6 +137,7 @@ static inline void kapi_skip_ptr_ring(void **state)
 
 #define BOTH(fn)							\
 	KAPI_ON_RING(fn, lanes, LANES, NULL),				\
-	KAPI_ON_RING(fn, ptr_ring, PTR_RING, NULL)
+	KAPI_ON_RING(fn, ptr_ring, PTR_RING, NULL),			\
+	KAPI_ON_RING(fn, magazine, MAGAZINE, NULL)
 
 #endif /* PP_KAPI_H */
