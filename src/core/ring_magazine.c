@@ -355,8 +355,8 @@ void ppcore_mag_free(struct page_pool *pool)
  * access to the pool; when not, the netmems left are still the caller's,
  * in flight, and keep the pool alive.
  */
-static u32 pp_mag_put(struct pp_mag_depot *d, struct pp_mag_cpu *pc, int cpu,
-		      const netmem_ref *netmems, u32 n)
+static u32 pp_mag_put(struct page_pool *pool, struct pp_mag_depot *d, struct pp_mag_cpu *pc,
+		      int cpu, const netmem_ref *netmems, u32 n)
 {
 	u32 done = 0;
 
@@ -381,13 +381,18 @@ static u32 pp_mag_put(struct pp_mag_depot *d, struct pp_mag_cpu *pc, int cpu,
 		WRITE_ONCE(pc->produced, pc->produced + k);	/* MX1 */
 		if (c + k < m->cap) {
 			smp_store_release(&m->count, c + k);	/* MP1 */
-			continue;
+		} else {
+			/* Full: the CPU's next magazine first (after the
+			 * hand-over the pool may be gone), then the whole
+			 * magazine to the depot. */
+			WRITE_ONCE(pc->cur, pp_mag_empty_pop(d));	/* MX1 */
+			llist_add(&m->node, &d->full);		/* MP2 */
 		}
-		/* Full: the CPU's next magazine first (after the hand-over the
-		 * pool may be gone), then the whole magazine to the depot. */
-		WRITE_ONCE(pc->cur, pp_mag_empty_pop(d));	/* MX1 */
-		llist_add(&m->node, &d->full);			/* MP2 */
 	}
+	/* Right after the last publishing store: a test may free the pool
+	 * here (passes the pointer only). */
+	if (done)
+		ppcore_hook(PP_HOOK_LANE_PUBLISHED, pool);
 	return done;
 }
 
@@ -396,15 +401,15 @@ static u32 pp_mag_put(struct pp_mag_depot *d, struct pp_mag_cpu *pc, int cpu,
  * then the depot's), then the magazines. Returns how many went in; the
  * credits of those that did not go back.
  */
-static u32 pp_mag_put_credited(struct pp_mag_depot *d, struct pp_mag_cpu *pc, int cpu,
-			       const netmem_ref *netmems, u32 n)
+static u32 pp_mag_put_credited(struct page_pool *pool, struct pp_mag_depot *d,
+			       struct pp_mag_cpu *pc, int cpu, const netmem_ref *netmems, u32 n)
 {
 	u32 held = (u32)(pc->credit_end - pc->produced), avail, done;
 
 	if (held < n)
 		pp_mag_credits_take(d, pc, n - held);
 	avail = (u32)min_t(u64, pc->credit_end - pc->produced, n);
-	done = avail ? pp_mag_put(d, pc, cpu, netmems, avail) : 0;
+	done = avail ? pp_mag_put(pool, d, pc, cpu, netmems, avail) : 0;
 	if (unlikely(done < avail)) {
 		/* No empty magazine (more CPUs hold one than the pool has
 		 * spare): the credits go back, the pages home. */
@@ -438,7 +443,8 @@ static noinline bool pp_mag_recycle_shared(struct page_pool *pool, netmem_ref ne
 {
 	struct pp_mag_depot *d = pp_mag_depot(pool);
 	bool in_softirq = pp_mag_producer_lock(pool);
-	u32 done = pp_mag_put_credited(d, &d->cpu[__PP_CPU_SHARED], __PP_CPU_SHARED, &netmem, 1);
+	u32 done = pp_mag_put_credited(pool, d, &d->cpu[__PP_CPU_SHARED], __PP_CPU_SHARED,
+				       &netmem, 1);
 
 	pp_mag_producer_unlock(pool, in_softirq);
 	return done;
@@ -448,10 +454,7 @@ static noinline bool pp_mag_recycle_shared(struct page_pool *pool, netmem_ref ne
 static noinline bool pp_mag_recycle_slow(struct page_pool *pool, struct pp_mag_cpu *pc, int cpu,
 					 netmem_ref netmem)
 {
-	if (!pp_mag_put_credited(pp_mag_depot(pool), pc, cpu, &netmem, 1))
-		return false;
-	ppcore_hook(PP_HOOK_LANE_PUBLISHED, pool);	/* passes the pointer only */
-	return true;
+	return pp_mag_put_credited(pool, pp_mag_depot(pool), pc, cpu, &netmem, 1);
 }
 
 /*
@@ -504,10 +507,10 @@ void ppcore_mag_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 n)
 	cpu = smp_processor_id();
 	if (unlikely(cpu == __PP_CPU_SHARED)) {
 		spin_lock(&pool->ring.producer_lock);
-		done = pp_mag_put_credited(d, &d->cpu[cpu], cpu, bulk, n);
+		done = pp_mag_put_credited(pool, d, &d->cpu[cpu], cpu, bulk, n);
 		spin_unlock(&pool->ring.producer_lock);
 	} else {
-		done = pp_mag_put_credited(d, &d->cpu[cpu], cpu, bulk, n);
+		done = pp_mag_put_credited(pool, d, &d->cpu[cpu], cpu, bulk, n);
 	}
 	local_bh_enable();
 	if (done == n)
