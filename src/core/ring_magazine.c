@@ -451,10 +451,21 @@ static noinline bool pp_mag_recycle_shared(struct page_pool *pool, netmem_ref ne
 }
 
 /* No credit, no magazine, or this put fills it: the general case. */
-static noinline bool pp_mag_recycle_slow(struct page_pool *pool, struct pp_mag_cpu *pc, int cpu,
-					 netmem_ref netmem)
+static noinline bool pp_mag_recycle_slow(struct page_pool *pool, int cpu, netmem_ref netmem)
 {
-	return pp_mag_put_credited(pool, pp_mag_depot(pool), pc, cpu, &netmem, 1);
+	struct pp_mag_depot *d = pp_mag_depot(pool);
+
+	return pp_mag_put_credited(pool, d, &d->cpu[cpu], cpu, &netmem, 1);
+}
+
+/* A thread that has no CPU id yet, or the shared CPU's. */
+static noinline bool pp_mag_recycle_any_cpu(struct page_pool *pool, netmem_ref netmem)
+{
+	int cpu = smp_processor_id();
+
+	if (cpu == __PP_CPU_SHARED)
+		return pp_mag_recycle_shared(pool, netmem);
+	return pp_mag_recycle_slow(pool, cpu, netmem);
 }
 
 /*
@@ -466,20 +477,24 @@ static noinline bool pp_mag_recycle_slow(struct page_pool *pool, struct pp_mag_c
 bool ppcore_mag_recycle(struct page_pool *pool, netmem_ref netmem)
 {
 	struct pp_mag_depot *d = pp_mag_depot(pool);
-	int cpu = smp_processor_id();
+	/* smp_processor_id() without its lazy registration, whose call
+	 * would make every put save registers: a thread with no id yet
+	 * (negative: huge, unsigned) or on the shared CPU goes the general
+	 * way, which asks smp_processor_id(). */
+	unsigned int cpu = (unsigned int)__pp_ctx.cpu;
 	struct pp_mag_cpu *pc;
 	struct pp_mag *m;
 	u32 c;
 
-	if (unlikely(cpu == __PP_CPU_SHARED))
-		return pp_mag_recycle_shared(pool, netmem);
+	if (unlikely(cpu >= __PP_CPU_SHARED))
+		return pp_mag_recycle_any_cpu(pool, netmem);
 	pc = &d->cpu[cpu];
 	m = pc->cur;
 	if (unlikely(!m || pc->produced == pc->credit_end))
-		return pp_mag_recycle_slow(pool, pc, cpu, netmem);
+		return pp_mag_recycle_slow(pool, (int)cpu, netmem);
 	c = m->count;
 	if (unlikely(c + 1 >= m->cap))
-		return pp_mag_recycle_slow(pool, pc, cpu, netmem);
+		return pp_mag_recycle_slow(pool, (int)cpu, netmem);
 	m->slot[c] = netmem;
 	WRITE_ONCE(pc->produced, pc->produced + 1);		/* MX1 */
 	smp_store_release(&m->count, c + 1);			/* MP1 */
