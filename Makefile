@@ -75,6 +75,9 @@ test-tsan: deps-san
 # 2): every design of every axis in one library, chosen at run time. The
 # tests that compare designs, or switch a fix off to show its bug, run
 # here in full; in the default builds they run the designs that exist.
+# Then the tests that exercise the return ring run once more per other
+# ring design the build has, with PAGEPOOL_RING=<design>, one summary
+# line each (tools/test-ring-designs.sh says which tests and why).
 # The benchmarks' same-run A/B comparisons use this build too.
 BUILD_ALL ?= build-all
 .PHONY: build-all test-all
@@ -83,6 +86,7 @@ build-all: deps
 
 test-all: build-all
 	$(call run_tests,$(BUILD_ALL),all-designs,,)
+	@tools/test-ring-designs.sh $(BUILD_ALL) $(JOBS)
 
 # The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
 # program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints

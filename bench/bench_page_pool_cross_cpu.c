@@ -17,8 +17,9 @@
  *                 their queue (spinning while it is empty) and
  *                 page_pool_put_page(pp, page, -1, false). That put is the
  *                 measured cross-CPU return: the shared ring under its
- *                 producer lock (PP_RING_PTR_RING, the kernel's design) or
- *                 this CPU's lock-free lane (PP_RING_LANES, the default).
+ *                 producer lock (PP_RING_PTR_RING, the kernel's design),
+ *                 this CPU's lock-free lane (PP_RING_LANES, the default),
+ *                 or another design of enum pp_ring_mode.
  *
  * As in the module: pool_size 32000 (the ring is capped at 16384), 256
  * pages put into the pool's ring at creation, one SPSC ptr_ring of 1024
@@ -30,7 +31,7 @@
  * line of our own:
  *
  *   Type:page_pool_cross_cpu pages/sec: N (returned:R in S sec,
- *     returning_cpus:n ring:lanes|ptr_ring oversubscribed:yes|no)
+ *     returning_cpus:n ring:<design> oversubscribed:yes|no)
  *
  * R is the pages the returners returned in their timed loops, S the span
  * from the first returner's start to the last one's stop.
@@ -43,9 +44,10 @@
  * run; such figures measure the scheduler as much as the pool.
  *
  * Parameters: loops=N (pages per returner, default 1000000),
- * returning_cpus=N (default 1), ring=-1|0|1 (-1: the build's design, or in
- * an all-designs build PAGEPOOL_RING's from the environment; 0 lanes;
- * 1 ptr_ring; one the build lacks: exit status 77), rx_cpu=N.
+ * returning_cpus=N (default 1), ring=-1|0..4 (-1: the build's design, or in
+ * an all-designs build PAGEPOOL_RING's from the environment; else enum
+ * pp_ring_mode: 0 lanes, 1 ptr_ring, 2 llist, 3 llist_batch, 4 magazine;
+ * one the build lacks: exit status 77), rx_cpu=N.
  */
 #include <errno.h>
 #include <sched.h>
@@ -236,16 +238,6 @@ static struct page_pool *pp_create(void)
 	return pp;
 }
 
-static const char *ring_mode_name(void)
-{
-	/* Set to itself (the setter returns the old design; the build's
-	 * selection is always in). */
-	int cur = pp_page_pool_set_ring_mode(CONFIG_PAGEPOOL_RING_DEFAULT);
-
-	pp_page_pool_set_ring_mode(cur);
-	return cur == PP_RING_PTR_RING ? "ptr_ring" : "lanes";
-}
-
 /* Host CPU of each thread: RX on rx_cpu, returners on the other CPUs of
  * the process's affinity mask in turn; @shared[i]: thread i's CPU runs
  * another thread too. Call before pinning. Returns true if any CPU is
@@ -302,7 +294,7 @@ static void print_rate(struct cross_cpu *d, bool oversubscribed)
 		(unsigned long long)((double)returned * 1e9 / (double)span),
 		(unsigned long long)returned, (unsigned long long)(span / 1000000000ULL),
 		(unsigned long long)(span % 1000000000ULL), d->nr_returners,
-		ring_mode_name(), oversubscribed ? "yes" : "no");
+		bench_ring_current(), oversubscribed ? "yes" : "no");
 }
 
 static void print_pool_stats(struct cross_cpu *d)
@@ -325,19 +317,19 @@ int main(int argc, char **argv)
 	const struct bench_param params[] = {
 		{ "loops", &loops, "pages each returning thread returns" },
 		{ "returning_cpus", &returning_cpus, "returning threads (1..64)" },
-		{ "ring", &ring_param, "-1 library default, 0 lanes, 1 ptr_ring" },
+		{ "ring", &ring_param,
+		  "-1 library default, 0 lanes, 1 ptr_ring, 2 llist, 3 llist_batch, 4 magazine" },
 		{ "rx_cpu", &rx_cpu, "host CPU of the RX thread" },
 	};
 	struct time_bench_cpu tasks[MAX_RETURNERS + 1];
 	struct ptr_ring queues[MAX_RETURNERS];
-	int cpus[MAX_RETURNERS + 1], n, i, mode;
+	int cpus[MAX_RETURNERS + 1], n, i, err;
 	struct time_bench_sync sync;
 	struct cross_cpu d;
 	bool oversubscribed;
 	struct page *page;
 
 	bench_parse_params(argc, argv, params, 4);
-	mode = (int)(long long)ring_param;
 	if (loops < 1000 || loops > 0xffffffffULL / MAX_RETURNERS) {
 		fprintf(stderr, "loops must be in [1000, %llu]\n", 0xffffffffULL / MAX_RETURNERS);
 		return 2;
@@ -346,28 +338,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "returning_cpus must be in [1, %d]\n", MAX_RETURNERS);
 		return 2;
 	}
-	if (mode != -1) {
-		int r = pp_page_pool_set_ring_mode(mode);
-
-		/* 77: not in this build, as opposed to a failure, for a
-		 * script that runs every design. */
-		if (r == -EOPNOTSUPP) {
-			fprintf(stderr, "ring=%d (%s): not in this build (meson -Dring=%s or -Ddesigns=all)\n",
-				mode, mode ? "ptr_ring" : "lanes", mode ? "ptr_ring" : "lanes");
-			return 77;
-		}
-		if (r < 0) {
-			fprintf(stderr, "ring must be -1, 0 (lanes) or 1 (ptr_ring)\n");
-			return 2;
-		}
-	}
+	/* 77: not in this build, as opposed to a failure, for a script that
+	 * runs every design. */
+	err = bench_set_ring(ring_param);
+	if (err)
+		return err;
 	n = (int)returning_cpus;
 	memset(&d, 0, sizeof(d));
 	oversubscribed = place_threads(cpus, d.shared, n, (int)rx_cpu);
 	bench_init((int)rx_cpu, 0, 64);
 	pr_info("bench_page_pool_cross_cpu: Loaded\n");
 	pr_info("bench_page_pool_cross_cpu: ring:%s returning_cpus:%d loops:%llu rx host CPU %d, returners on host CPUs",
-		ring_mode_name(), n, loops, cpus[n]);
+		bench_ring_current(), n, loops, cpus[n]);
 	for (i = 0; i < n; i++)
 		pr_cont(" %d", cpus[i]);
 	pr_cont("%s\n", oversubscribed ?

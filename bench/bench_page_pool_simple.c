@@ -20,8 +20,9 @@
  *   tracking=T    DMA tracking: 0 index, 1 items, 2 off (default -1: the
  *                 build's, or PAGEPOOL_DMA_TRACKING's)
  *   fixes=M       PP_FIX_* mask (default 1: the napi_local RCU fix on)
- *   ring=R        0 lanes, 1 the kernel's locked ptr_ring (default -1: the
- *                 build's, or PAGEPOOL_RING's)
+ *   ring=R        0 lanes, 1 the kernel's locked ptr_ring, 2 llist,
+ *                 3 llist_batch, 4 magazine (enum pp_ring_mode; default
+ *                 -1: the build's, or PAGEPOOL_RING's)
  * A design the build does not have (meson -Dring, -Ddma_tracking; tracking
  * off and fixes off only with -Ddesigns=all) ends the program with exit
  * status 77 and a line saying so, so that a script that runs every design
@@ -299,45 +300,6 @@ static void run_tasklet_tests(void *arg)
 				time_bench_page_pool04_napi_aware);
 }
 
-/*
- * @param=@v (-1: keep the build's design) through @set: 0, or the exit
- * status: 77 for a design this build does not compile in, 2 for none.
- */
-static int set_design(const char *param, unsigned long long v, int (*set)(int),
-		      const char *const *names, size_t nr, const char *option)
-{
-	int r;
-
-	if (v == -1ULL)
-		return 0;
-	r = v < nr ? set((int)v) : -EINVAL;
-	if (r == -EOPNOTSUPP) {
-		/* (Tracking off, the behaviour before the fix, is only in an
-		 * all-designs build.) */
-		if (!strcmp(names[v], "off"))
-			fprintf(stderr, "%s=%llu (%s): not in this build (meson -Ddesigns=all)\n",
-				param, v, names[v]);
-		else
-			fprintf(stderr, "%s=%llu (%s): not in this build (meson %s=%s or -Ddesigns=all)\n",
-				param, v, names[v], option, names[v]);
-		return 77;
-	}
-	if (r < 0) {
-		fprintf(stderr, "bad %s=%llu\n", param, v);
-		return 2;
-	}
-	return 0;
-}
-
-/* The design new pools get (set to itself: the setter returns the old). */
-static int current_design(int (*set)(int), int always_built)
-{
-	int cur = set(always_built);
-
-	set(cur);
-	return cur;
-}
-
 int main(int argc, char **argv)
 {
 	const struct bench_param params[] = {
@@ -347,9 +309,8 @@ int main(int argc, char **argv)
 		{ "dma", &dma_mode, "0 no DMA, 1 direct device, 2 IOMMU device" },
 		{ "tracking", &tracking, "DMA tracking: 0 index, 1 items, 2 off, -1 the build's" },
 		{ "fixes", &fixes, "PP_FIX_* mask (1: napi_local RCU fix)" },
-		{ "ring", &ring, "0 lanes, 1 ptr_ring, -1 the build's" },
+		{ "ring", &ring, "0 lanes, 1 ptr_ring, 2 llist, 3 llist_batch, 4 magazine, -1 the build's" },
 	};
-	static const char *const ring_names[] = { "lanes", "ptr_ring" };
 	static const char *const tracking_names[] = { "index", "items", "off" };
 	uint32_t nr_loops;
 	int err;
@@ -365,11 +326,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bad dma=\n");
 		return 2;
 	}
-	err = set_design("tracking", tracking, pp_page_pool_set_dma_tracking, tracking_names,
-			 ARRAY_SIZE(tracking_names), "-Ddma_tracking");
+	err = bench_set_design("tracking", tracking, pp_page_pool_set_dma_tracking,
+			       tracking_names, ARRAY_SIZE(tracking_names), "-Ddma_tracking");
 	if (!err)
-		err = set_design("ring", ring, pp_page_pool_set_ring_mode, ring_names,
-				 ARRAY_SIZE(ring_names), "-Dring");
+		err = bench_set_ring(ring);
 	if (err)
 		return err;
 	if (fixes != PP_FIX_NAPI_LOCAL_RCU && !IS_ENABLED(CONFIG_PAGEPOOL_FIX_SWITCHES)) {
@@ -385,9 +345,9 @@ int main(int argc, char **argv)
 	}
 	pr_info("bench_page_pool_simple: Loaded\n");
 	pr_info("bench_page_pool_simple: designs: ring %s, DMA tracking %s, fixes %#x\n",
-		ring_names[current_design(pp_page_pool_set_ring_mode, CONFIG_PAGEPOOL_RING_DEFAULT)],
-		tracking_names[current_design(pp_page_pool_set_dma_tracking,
-					      CONFIG_PAGEPOOL_DMA_TRACK_DEFAULT)],
+		bench_ring_current(),
+		tracking_names[bench_current_design(pp_page_pool_set_dma_tracking,
+						    CONFIG_PAGEPOOL_DMA_TRACK_DEFAULT)],
 		pp_page_pool_set_fixes((unsigned int)fixes));
 
 	if (enabled(bit_run_bench_baseline)) {

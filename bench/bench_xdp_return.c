@@ -28,6 +28,13 @@
  *   gens=M       bitmask of generations: bit 0 direct, bit 1 lookup
  *                (default 3, both). One alone is for profilers
  *                (tools/callgrind_xdp_return.py); no ratio is printed.
+ *   ring=R       the pools' ring design (enum pp_ring_mode: 0 lanes,
+ *                1 ptr_ring, 2 llist, 3 llist_batch, 4 magazine; default
+ *                -1: the build's, or PAGEPOOL_RING's). The not-direct
+ *                returns (bits 1-4) go through it: xdp_return_frame()
+ *                one page at a time, the bulk tests the ring's bulk put
+ *                (page_pool_put_netmem_bulk()) once per flush. A design
+ *                the build lacks: exit status 77, as the other programs.
  *
  * A library has the generations and tables its build chose (meson
  * -Dxdp_return, -Dxdp_table); a default build has the direct generation
@@ -82,6 +89,7 @@ static unsigned long long nr_models = 64;
 static unsigned long long host_cpu = 0;
 static unsigned long long table = 2;
 static unsigned long long gens = 3;
+static unsigned long long ring = -1ULL;
 /* The lookup generation's name in Type strings: which table it reads. */
 static const char *lookup_label = "lookup";
 
@@ -376,6 +384,8 @@ int main(int argc, char **argv)
 		{ "cpu", &host_cpu, "host CPU to pin to (-1: none)" },
 		{ "table", &table, "lookup table: 0 id table, 1 rculfhash, 2 both" },
 		{ "gens", &gens, "generations: bit 0 direct, bit 1 lookup" },
+		{ "ring", &ring,
+		  "ring design: 0 lanes, 1 ptr_ring, 2 llist, 3 llist_batch, 4 magazine, -1 the build's" },
 	};
 	unsigned int tables;
 	int tbl;
@@ -391,8 +401,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "need 2048 <= loops < 2^32, models <= 60000, table <= 2, gens 1..3\n");
 		return 2;
 	}
+	err = bench_set_ring(ring);
+	if (err)
+		return err;
 	bench_init((int)(long long)host_cpu, 0, 64);
 	pr_info("bench_xdp_return: Loaded\n");
+	pr_info("bench_xdp_return: designs: ring %s\n", bench_ring_current());
 	tables = select_designs();
 	if (!gens || !tables)
 		return 0;

@@ -52,6 +52,13 @@ struct pp_mem_map {
 	unsigned long base;	/* arena start (aligned to the largest block) */
 	unsigned long end;
 	struct page *map;	/* struct page array */
+	/* 8 bytes per page for the page's current owner to write without
+	 * touching the page's struct page cache line (page_pool's home
+	 * state, <net/page_pool/helpers.h>); zero at start, never written
+	 * by the page allocator. home_bias + (address of the struct page
+	 * >> 3) is the page's (struct pages are 64 bytes). */
+	void *home;
+	unsigned long home_bias;
 	unsigned long nr_pages;
 };
 extern struct pp_mem_map pp_mem_map;

@@ -6,7 +6,8 @@
  * The middle 40 bytes are a union, by page state:
  *   - free (in a buddy or per-CPU list): buddy_list;
  *   - owned by page_pool: pp_magic, pp, dma_addr, pp_ref_count (the
- *     kernel's netmem fields, same order and offsets as struct net_iov);
+ *     kernel's netmem fields, same order and offsets as struct net_iov),
+ *     and pp_put_seq where the kernel has a padding word;
  *   - tail page of a compound page: compound_head = head | 1.
  * The first word is therefore a list pointer, PP_SIGNATURE (non-canonical,
  * see linux/poison.h) plus the DMA index bits, or head|1: a page_pool page
@@ -33,7 +34,13 @@ struct page {
 		struct {	/* page_pool page (netmem) */
 			unsigned long pp_magic;	/* PP_SIGNATURE | DMA index */
 			struct page_pool *pp;
-			unsigned long _pp_mapping_pad;
+			union {
+				unsigned long _pp_mapping_pad;
+				/* last-reference puts into the ring, by
+				 * their putters (<net/page_pool/helpers.h>,
+				 * "Home state"); kept while the page is free */
+				unsigned long pp_put_seq;
+			};
 			unsigned long dma_addr;
 			atomic_long_t pp_ref_count;
 		};

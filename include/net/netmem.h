@@ -32,12 +32,22 @@ struct netmem_desc {
 	unsigned long _flags;
 	unsigned long pp_magic;
 	struct page_pool *pp;
-	unsigned long _pp_mapping_pad;
+	union {
+		unsigned long _pp_mapping_pad;
+		unsigned long pp_put_seq;	/* see struct page */
+	};
 	unsigned long dma_addr;
 	atomic_long_t pp_ref_count;
 };
 
 struct net_iov_area;
+
+/* The words of a netmem's home state only its pool's owner writes
+ * (<net/page_pool/helpers.h>, "Home state"). */
+struct page_pool_home {
+	u32 out_base;	/* bit 0: out; above: pp_put_seq when it went out */
+	u32 seen;	/* pp_put_seq puts taken out of the ring */
+};
 
 struct net_iov {
 	union {
@@ -46,13 +56,19 @@ struct net_iov {
 			unsigned long _flags;
 			unsigned long pp_magic;
 			struct page_pool *pp;
-			unsigned long _pp_mapping_pad;
+			union {
+				unsigned long _pp_mapping_pad;
+				unsigned long pp_put_seq;
+			};
 			unsigned long dma_addr;
 			atomic_long_t pp_ref_count;
 		};
 	};
 	struct net_iov_area *owner;
 	enum net_iov_type type;
+	/* The pool owner's words for this net_iov (netmem_home_ref()); pages
+	 * keep theirs beside the memmap (pp_mem_map.home). */
+	struct page_pool_home pp_home;
 };
 
 struct net_iov_area {
@@ -68,6 +84,7 @@ struct net_iov_area {
 __NETMEM_ASSERT(pp_magic);
 __NETMEM_ASSERT(pp);
 __NETMEM_ASSERT(_pp_mapping_pad);
+__NETMEM_ASSERT(pp_put_seq);
 __NETMEM_ASSERT(dma_addr);
 __NETMEM_ASSERT(pp_ref_count);
 #undef __NETMEM_ASSERT
@@ -142,6 +159,26 @@ static inline struct page_pool *netmem_get_pp(netmem_ref netmem)
 static inline atomic_long_t *netmem_get_pp_ref_count_ref(netmem_ref netmem)
 {
 	return &__netmem_clear_lsb(netmem)->pp_ref_count;
+}
+
+/*
+ * The two words of a netmem's home state (<net/page_pool/helpers.h>,
+ * "Home state"): the putters' count of returns into the ring, in the
+ * netmem itself, and the word only the pool's owner writes, away from
+ * the netmem's cache line - beside the memmap for a page, in the net_iov
+ * for a net_iov (whose line it shares: net_iovs are a memory provider's,
+ * returned far less often than pages).
+ */
+static __always_inline unsigned long *netmem_put_seq_ref(netmem_ref netmem)
+{
+	return &__netmem_clear_lsb(netmem)->pp_put_seq;
+}
+
+static __always_inline struct page_pool_home *netmem_home_ref(netmem_ref netmem)
+{
+	if (netmem_is_net_iov(netmem))
+		return &((struct net_iov *)(netmem & ~NET_IOV))->pp_home;
+	return (struct page_pool_home *)(pp_mem_map.home_bias + ((unsigned long)netmem >> 3));
 }
 
 static inline unsigned long netmem_get_dma_addr(netmem_ref netmem)

@@ -201,6 +201,10 @@ struct pp_page_pool_misuse {
 	 * or an allocation from outside the pool's consumer context while it
 	 * runs). Seen only in a CONFIG_DEBUG_NET build (meson -Ddebug_net). */
 	unsigned long concurrent_consumer;
+	/* A page's last reference put twice in one trip (found by the
+	 * pool's owner: at a direct put, the refill or destroy's drain;
+	 * <net/page_pool/helpers.h>, "Home state"). */
+	unsigned long double_put;
 };
 /* 0, or -EINVAL for a NULL @m. */
 int pp_page_pool_get_misuse(struct pp_page_pool_misuse *m);

@@ -214,8 +214,8 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_consumer(struct page
 		if (!netmem)
 			return 0;
 	}
-	/* Pages in the pool have pp_ref_count 0; the caller gets one ref. */
-	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+	/* Out of the pool (home state); pp_ref_count is 1 already. */
+	__page_pool_home_leave(netmem);
 	return netmem;
 }
 
@@ -250,12 +250,12 @@ struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref net
 	if (netmem != pool->frag_page &&
 	    atomic_long_read(netmem_get_pp_ref_count_ref(netmem)) == 1 &&
 	    ppcore_consumer_enter(pool, "allocation")) {
-		bool undone = pool->alloc.count < PP_ALLOC_CACHE_SIZE;
+		/* Just out, no put since: home again. */
+		bool undone = pool->alloc.count < PP_ALLOC_CACHE_SIZE &&
+			      __page_pool_home_direct(netmem);
 
-		if (undone) {
-			atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+		if (undone)
 			pool->alloc.cache[pool->alloc.count++] = netmem;
-		}
 		ppcore_consumer_exit(pool);
 		if (undone)
 			return NULL;

@@ -249,6 +249,7 @@ enum ppcore_misuse {
 	PPCORE_MISUSE_FOREIGN_POOL,
 	PPCORE_MISUSE_REF_UNDERFLOW,
 	PPCORE_MISUSE_CONCURRENT_CONSUMER,
+	PPCORE_MISUSE_DOUBLE_PUT,
 	PPCORE_MISUSE_NR,
 };
 void ppcore_count_misuse(enum ppcore_misuse kind);

@@ -36,7 +36,13 @@ static bool page_pool_recycle_in_cache(netmem_ref netmem, struct page_pool *pool
 		ppcore_consumer_exit(pool);
 		return false;
 	}
-	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	/* Home already, or put into the ring on this trip: a duplicate,
+	 * dealt with by dropping it. */
+	if (unlikely(!__page_pool_home_direct(netmem))) {
+		ppcore_consumer_exit(pool);
+		page_pool_home_dup(pool, netmem, "direct put");
+		return true;
+	}
 	pool->alloc.cache[pool->alloc.count++] = netmem;
 	__pp_consumer_stat_inc(pool->cached);
 	ppcore_consumer_exit(pool);
@@ -117,6 +123,7 @@ bool page_pool_napi_local(const struct page_pool *pool)
 static noinline void page_pool_put_ring_full(struct page_pool *pool, netmem_ref netmem)
 {
 	recycle_stat_inc(pool, ring_full);
+	page_pool_home_uncount(netmem);
 	page_pool_return_page(pool, netmem);
 }
 
@@ -217,7 +224,7 @@ void __page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
 				page_pool_put_release(pool, netmem);
 				return;
 			}
-			atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+			__page_pool_count_ring_put(netmem);
 			how = page_pool_lane_produce(pool, smp_processor_id(), netmem);
 			if (unlikely(how != PP_LANE_PUBLISHED))
 				page_pool_put_lane_full(pool, netmem, how);
@@ -289,20 +296,15 @@ void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret)
 /* Bulk. */
 
 /*
- * A bulk put's reference drop: true when it was the last one. The last
- * user's drop leaves pp_ref_count at 1 (page_pool_unref_netmem()); here
- * the page is marked back in the pool (0) at once, as a single put marks
- * it before it returns, so the same page further on in the same bulk is a
- * reference underflow - reported and skipped - and not a second "last
- * reference" that would put the page into the pool twice. The ring's
- * bulk producer (page_pool_recycle_ring_bulk()) relies on this 0.
+ * A bulk put's reference drop: true when it was the last one. The same
+ * page twice in one bulk is two last references, as two single puts
+ * would be: the second is the duplicate the owner drops (home state) -
+ * at once for a direct put, at the refill for the ring - so the page is
+ * cached once.
  */
 static __always_inline bool page_pool_bulk_take_last_ref(netmem_ref netmem)
 {
-	if (!page_pool_unref_and_test(netmem))
-		return false;
-	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
-	return true;
+	return page_pool_unref_and_test(netmem);
 }
 
 /*

@@ -46,6 +46,7 @@ int pp_page_pool_get_misuse(struct pp_page_pool_misuse *m)
 	m->foreign_pool = atomic_long_read(&misuse[PPCORE_MISUSE_FOREIGN_POOL]);
 	m->ref_underflow = atomic_long_read(&misuse[PPCORE_MISUSE_REF_UNDERFLOW]);
 	m->concurrent_consumer = atomic_long_read(&misuse[PPCORE_MISUSE_CONCURRENT_CONSUMER]);
+	m->double_put = atomic_long_read(&misuse[PPCORE_MISUSE_DOUBLE_PUT]);
 	return 0;
 }
 

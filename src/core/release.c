@@ -28,6 +28,7 @@
 #include <pagepool/core.h>
 
 #include "core/core_internal.h"
+#include "core/home.h"
 #include "core/dma_track.h"
 #include "core/ring.h"
 
@@ -117,6 +118,10 @@ static void page_pool_scrub(struct page_pool *pool)
 		WRITE_ONCE(pool->dma_sync, false);
 		pool->destroy_wait |= PP_DESTROY_WAIT_DMA;
 	}
+	/* The ring first: a duplicate put in it of a page in the cache is
+	 * dropped before the page is released. */
+	if (!pool->destroy_cnt)
+		page_pool_empty_ring(pool);
 	page_pool_empty_alloc_cache_once(pool);
 	WRITE_ONCE(pool->destroy_cnt, pool->destroy_cnt + 1);
 
@@ -275,6 +280,15 @@ static void __page_pool_release_netmem_dma(struct page_pool *pool, netmem_ref ne
 void page_pool_return_page(struct page_pool *pool, netmem_ref netmem)
 {
 	bool put = true;
+
+	/* A duplicate put of it still waits in a ring (reported when it
+	 * was made or when it is taken out): the page stays the pool's,
+	 * out of circulation, rather than go to the page allocator while
+	 * that put names it. */
+	if (unlikely(!page_pool_home_releasable(netmem))) {
+		page_pool_home_dup(pool, netmem, "release with a put still in the ring");
+		return;
+	}
 
 	if (static_branch_unlikely(&page_pool_mem_providers) && pool->mp_ops)
 		put = pool->mp_ops->release_netmem(pool, netmem);

@@ -36,8 +36,9 @@
  * (stats) - and the inline single put, page_pool_lane_produce(), with its
  * slow case page_pool_lane_produce_slow().
  *
- * The invariant both keep: a netmem in a lane or the ring has
- * pp_ref_count 0 and counts as in flight for inflight accounting until
+ * The invariant both keep: a netmem in a lane or the ring had its put
+ * counted in pp_put_seq (home state, <net/page_pool/helpers.h>) and
+ * counts as in flight for inflight accounting until
  * it is refilled into the alloc cache or returned to the page allocator;
  * with lanes, every netmem in a lane or the ring holds one ring credit,
  * and, with no put in progress, free credits + credits the lanes keep +
@@ -50,6 +51,7 @@
 #include <net/page_pool/types.h>
 
 #include "core/core_internal.h"
+#include "core/home.h"
 
 #define PP_LANE_SIZE	256	/* slots per lane, at most the ring's size */
 
@@ -189,6 +191,7 @@ void page_pool_ring_design_free(struct page_pool *pool);
 void page_pool_shared_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
 				u32 room);
 void page_pool_empty_ring(struct page_pool *pool);
+void page_pool_release_parked(struct page_pool *pool);
 void page_pool_ring_sync_producers(struct page_pool *pool);
 bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem);
 /* A netmem out of a lane or the ring goes home (destroy). */
@@ -209,14 +212,17 @@ void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem);
 static __always_inline bool page_pool_refill_from(struct page_pool *pool, struct ptr_ring *r,
 						  int pref_nid, u32 *consumed)
 {
-	/* One node: no page can be on the wrong one; take them in one pass. */
+	/* One node: no page can be on the wrong one; take them in one pass,
+	 * then keep those that come home (home state: a duplicate put is
+	 * dropped here). */
 	if (likely(nr_node_ids <= 1)) {
-		u32 n = (u32)__ptr_ring_consume_batched(r,
-				(void **)&pool->alloc.cache[pool->alloc.count],
-				PP_ALLOC_CACHE_REFILL - (int)pool->alloc.count);
+		u32 from = pool->alloc.count;
+		u32 n = (u32)__ptr_ring_consume_batched(r, (void **)&pool->alloc.cache[from],
+							PP_ALLOC_CACHE_REFILL - (int)from);
 
 		pool->alloc.count += n;
 		*consumed += n;
+		page_pool_home_take_refilled(pool, from);
 		return true;
 	}
 	while (pool->alloc.count < PP_ALLOC_CACHE_REFILL) {
@@ -225,7 +231,12 @@ static __always_inline bool page_pool_refill_from(struct page_pool *pool, struct
 		if (unlikely(!netmem))
 			break;
 		++*consumed;
-		if (likely(netmem_is_pref_nid(netmem, pref_nid))) {
+		if (unlikely(!page_pool_home_take(pool, netmem, "refill")))
+			continue;
+		/* A page with a duplicate put still in a ring stays (it may
+		 * not go back to the page allocator yet). */
+		if (likely(netmem_is_pref_nid(netmem, pref_nid)) ||
+		    unlikely(!page_pool_home_releasable(netmem))) {
 			pool->alloc.cache[pool->alloc.count++] = netmem;
 		} else {
 			page_pool_return_page(pool, netmem);
@@ -406,14 +417,15 @@ static inline enum pp_lane_put page_pool_lane_produce(struct page_pool *pool, in
  * One netmem into the ring: this CPU's lane (or the shared ring when the
  * lane spills), or the shared ring in the ptr_ring design. False when
  * there is no room where the kernel's ring would have none: the caller
- * sends it home (ring_full). The netmem is marked "in the pool"
- * (pp_ref_count 0) before the consumer can see it.
+ * sends it home (ring_full), uncounting the put (page_pool_home_uncount()).
+ * The put is counted (pp_put_seq, home state) before the consumer can see
+ * the netmem.
  */
 static __always_inline bool page_pool_recycle_in_ring(struct page_pool *pool, netmem_ref netmem)
 {
 	enum pp_lane_put how;
 
-	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	__page_pool_count_ring_put(netmem);
 	switch (page_pool_ring_design(pool)) {
 	case PP_RING_LANES:
 		how = page_pool_lane_produce(pool, smp_processor_id(), netmem);
@@ -438,10 +450,12 @@ static __always_inline void page_pool_ring_refill(struct page_pool *pool, int pr
 
 	if (page_pool_ring_is_llist(pool) ||
 	    page_pool_ring_design(pool) == PP_RING_MAGAZINE) {
+		u32 from = pool->alloc.count;
 		bool ok = page_pool_ring_design(pool) == PP_RING_MAGAZINE ?
 			  ppcore_mag_refill(pool, pref_nid) :
 			  ppcore_llist_refill(pool, pref_nid);
 
+		page_pool_home_take_refilled(pool, from);
 		if (ok && !pool->alloc.count)
 			alloc_stat_inc(pool, empty);
 		return;
@@ -462,14 +476,19 @@ out:
 }
 
 /*
- * Up to PAGE_POOL_BULK_SIZE netmems of one pool into the ring, marked in
- * the pool already (pp_ref_count 0): the lanes design's whole bulk
- * (ring_lanes.c), or the shared ring's. What finds no room goes home.
- * Caller is in a bh-disabled region or process context, not hard IRQ.
+ * Up to PAGE_POOL_BULK_SIZE netmems of one pool into the ring, each put
+ * counted first (home state): the lanes design's whole bulk
+ * (ring_lanes.c), or the shared ring's, or another design's. What finds
+ * no room goes home, uncounted (page_pool_home_uncount()). Caller is in a
+ * bh-disabled region or process context, not hard IRQ.
  */
 static __always_inline void page_pool_recycle_ring_bulk(struct page_pool *pool,
 							 netmem_ref *bulk, u32 bulk_len)
 {
+	u32 i;
+
+	for (i = 0; i < bulk_len; i++)
+		__page_pool_count_ring_put(bulk[i]);
 	switch (page_pool_ring_design(pool)) {
 	case PP_RING_LANES:
 		ppcore_lanes_recycle_ring_bulk(pool, bulk, bulk_len);

@@ -199,7 +199,9 @@ static int arena_create(const struct pp_mem_config *cfg)
 		return -ENOMEM;
 	if (a.backing == PP_MEM_THP)
 		a.thp = madvise(mem, size, MADV_HUGEPAGE) == 0;
-	a.map_len = PAGE_ALIGN(nr_pages * sizeof(struct page));
+	/* The struct pages, then the owners' words (pp_mem_map.home), in
+	 * one mapping. */
+	a.map_len = PAGE_ALIGN(nr_pages * (sizeof(struct page) + 8));
 	map = mmap(NULL, a.map_len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
@@ -219,6 +221,9 @@ static int arena_create(const struct pp_mem_config *cfg)
 	pp_mem_map.base = (unsigned long)mem;
 	pp_mem_map.end = (unsigned long)mem + size;
 	pp_mem_map.map = map;
+	pp_mem_map.home = map + nr_pages;
+	BUILD_BUG_ON(sizeof(struct page) != 64);
+	pp_mem_map.home_bias = (unsigned long)pp_mem_map.home - ((unsigned long)map >> 3);
 	pp_mem_map.nr_pages = nr_pages;
 	ppmm_arena = a;
 	for (nid = 0; nid < a.nr_nodes; nid++)

@@ -128,7 +128,7 @@ struct ppmm_arena {
 	unsigned long node_pages;	/* pages per node */
 	void *mem;			/* pp_mem_map.base, for munmap */
 	size_t mem_len;
-	size_t map_len;			/* bytes of the struct page array */
+	size_t map_len;			/* bytes of the struct pages and home words */
 	atomic_long_t reserved;		/* pages taken out of circulation */
 };
 

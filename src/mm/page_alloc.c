@@ -61,7 +61,11 @@ static inline void zero_union(struct page *page)
 {
 	WRITE_ONCE(page->pp_magic, 0UL);
 	WRITE_ONCE(page->pp, NULL);
-	page->_pp_mapping_pad = 0;
+	/* Not pp_put_seq: with the owner's word in pp_mem_map.home, which
+	 * the page allocator never writes either, it keeps counting the
+	 * page's returns across its lives in page_pools, so a stale return
+	 * still in some ring is recognised as one (<net/page_pool/helpers.h>,
+	 * "Home state"). */
 	WRITE_ONCE(page->dma_addr, 0UL);
 	atomic_long_set(&page->pp_ref_count, 0);
 }

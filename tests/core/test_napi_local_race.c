@@ -129,7 +129,8 @@ static bool run_race(bool fix)
 		assert_ptr_equal(R.pool->alloc.cache[0], page_to_netmem(R.page));
 		/* Clean up by hand so the next case starts whole. */
 		R.pool->alloc.count = 0;
-		atomic_long_set(&R.page->pp_ref_count, 1);
+		/* Out of the pool again, as an allocation leaves it. */
+		__page_pool_home_leave(page_to_netmem(R.page));
 		page_pool_put_full_page(R.pool, R.page, false);
 		pp_workqueue_run_all();
 		assert_int_equal(pp_page_pool_get_info(id, &info), -ENOENT);

@@ -38,13 +38,18 @@ void fz_op_double_put(void)
 	nm = e->nm;
 	page_pool_put_full_netmem(pool, nm, (how & 1) && fz_can_direct(r));
 	fz_drop_ref(e);
-	/* In the pool (cache or ring, pp_ref_count 0): an underflow. Given
-	 * back to the page allocator or the provider: no pool's page. */
+	/* Back in the pool (cache or ring): a double put, found by the
+	 * pool's owner. Given back to the page allocator or the provider: no
+	 * pool's page. */
 	back_in_pool = (READ_ONCE(__netmem_clear_lsb(nm)->pp_magic) & PP_MAGIC_MASK) == PP_SIGNATURE &&
 		       netmem_get_pp(nm) == pool;
 	page_pool_put_full_netmem(pool, nm, false);
-	ppinv_expect_warns(&fz.inv, 1);
-	ppinv_expect_misuse(&fz.inv, !back_in_pool, 0, back_in_pool);
+	if (back_in_pool) {
+		ppinv_expect_double_put(&fz.inv);
+	} else {
+		ppinv_expect_warns(&fz.inv, 1);
+		ppinv_expect_misuse(&fz.inv, 1, 0, 0);
+	}
 	fz.t.misuse++;
 	fz_after_put(ri);
 }

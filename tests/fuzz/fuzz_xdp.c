@@ -325,8 +325,7 @@ static void xdp_bulk_dup(uint8_t b)
 	xdp_return_frame_bulk(xdpf, &bq);
 	xdp_flush_frame_bulk(&bq);
 	rcu_read_unlock();
-	ppinv_expect_warns(&fz.inv, 1);
-	ppinv_expect_misuse(&fz.inv, 0, 0, 1);
+	ppinv_expect_double_put(&fz.inv);
 	fz.t.misuse++;
 	fz.t.misuse_ops[FZ_OP_XDP]++;
 	fz.t.xdp_frames++;

@@ -189,8 +189,8 @@ static void test_race(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_recycle_during_refill),
-		BOTH(test_race),
+		EACH_RING(test_recycle_during_refill),
+		EACH_RING(test_race),
 	};
 
 	kapi_setup();

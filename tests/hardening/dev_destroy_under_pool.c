@@ -388,8 +388,8 @@ static void test_more_unmaps_than_maps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_destroy_under_live_pool),
-		BOTH(test_destroy_after_pool),
+		EACH_RING(test_destroy_under_live_pool),
+		EACH_RING(test_destroy_after_pool),
 		cmocka_unit_test(test_destroy_under_user_mappings),
 		cmocka_unit_test(test_destroy_twice_bind_after),
 		cmocka_unit_test(test_destroy_under_region_provider),

@@ -217,13 +217,13 @@ static void test_zero_run(void **state) { (void)state; check_zero_run(0); }
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_va_exact_fill_then_zero),
-		BOTH(test_va_exact_fill_then_zero_order2),
-		BOTH(test_frag_sizes),
-		BOTH(test_frag_sizes_order2),
-		BOTH(test_alloc_tail_then_zero),
-		BOTH(test_alloc_tail_then_zero_order2),
-		BOTH(test_zero_run),
+		EACH_RING(test_va_exact_fill_then_zero),
+		EACH_RING(test_va_exact_fill_then_zero_order2),
+		EACH_RING(test_frag_sizes),
+		EACH_RING(test_frag_sizes_order2),
+		EACH_RING(test_alloc_tail_then_zero),
+		EACH_RING(test_alloc_tail_then_zero_order2),
+		EACH_RING(test_zero_run),
 	};
 
 	kapi_setup();

@@ -215,11 +215,11 @@ static void test_extra_refs_are_no_overput(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_overput_drained_by_alloc),
-		BOTH(test_overput_at_destroy),
-		BOTH(test_overput_while_held),
-		BOTH(test_overput_seen_at_next_alloc),
-		BOTH(test_extra_refs_are_no_overput),
+		EACH_RING(test_overput_drained_by_alloc),
+		EACH_RING(test_overput_at_destroy),
+		EACH_RING(test_overput_while_held),
+		EACH_RING(test_overput_seen_at_next_alloc),
+		EACH_RING(test_extra_refs_are_no_overput),
 	};
 	int rc;
 

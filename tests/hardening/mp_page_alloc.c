@@ -170,16 +170,16 @@ static void test_va_frag_softirq(void **state) { (void)state; check_softirq(VA_F
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_pages),
-		BOTH(test_pages_exported),
-		BOTH(test_alloc_whole),
-		BOTH(test_alloc_frag),
-		BOTH(test_va_whole),
-		BOTH(test_va_frag),
-		BOTH(test_frag),
-		BOTH(test_frag_dev),
-		BOTH(test_pages_softirq),
-		BOTH(test_va_frag_softirq),
+		EACH_RING(test_pages),
+		EACH_RING(test_pages_exported),
+		EACH_RING(test_alloc_whole),
+		EACH_RING(test_alloc_frag),
+		EACH_RING(test_va_whole),
+		EACH_RING(test_va_frag),
+		EACH_RING(test_frag),
+		EACH_RING(test_frag_dev),
+		EACH_RING(test_pages_softirq),
+		EACH_RING(test_va_frag_softirq),
 	};
 	int rc;
 

@@ -86,8 +86,8 @@ static void test_stale_put_direct(void **state) { (void)state; stale_put(true); 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_stale_put),
-		BOTH(test_stale_put_direct),
+		EACH_RING(test_stale_put),
+		EACH_RING(test_stale_put_direct),
 	};
 
 	kapi_setup();

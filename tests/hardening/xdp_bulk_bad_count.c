@@ -141,8 +141,8 @@ static void test_flush_bad_bulk(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_add_to_bad_bulk),
-		BOTH(test_full_bulk_flushes),
+		EACH_RING(test_add_to_bad_bulk),
+		EACH_RING(test_full_bulk_flushes),
 		cmocka_unit_test(test_flush_bad_bulk),
 	};
 

@@ -112,12 +112,12 @@ static inline unsigned long xh_not_pp(void)
 	return m.not_pp_page;
 }
 
-static inline unsigned long xh_underflows(void)
+static inline unsigned long xh_double_puts(void)
 {
 	struct pp_page_pool_misuse m;
 
 	pp_page_pool_get_misuse(&m);
-	return m.ref_underflow;
+	return m.double_put;
 }
 
 /* Both generations of __xdp_return(): run a test once per mode. */

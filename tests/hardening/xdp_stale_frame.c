@@ -216,9 +216,9 @@ static void test_page_now_another_pools(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_released_page),
-		BOTH(test_returned_then_pool_gone),
-		BOTH(test_page_now_another_pools),
+		EACH_RING(test_released_page),
+		EACH_RING(test_returned_then_pool_gone),
+		EACH_RING(test_page_now_another_pools),
 	};
 
 	xh_setup();

@@ -80,10 +80,11 @@ static inline struct page_pool_stats kapi_stats(const struct page_pool *pool)
 }
 
 /* cmocka set-ups that choose the return design of the pools a test makes:
- * BOTH(test) runs a test on the lanes, on the kernel's ptr_ring and on the
- * magazines. A design this build lacks is not set up (cmocka reports a
- * skip in a set-up as an error): its test is kapi_skip_<design>, which
- * says so and skips. */
+ * EACH_RING(test) runs a test once per ring design (lanes, the kernel's
+ * ptr_ring, llist, llist_batch, magazine). A
+ * design this build lacks is not set up (cmocka reports a skip in a
+ * set-up as an error): its test is kapi_skip_<design>, which says so and
+ * skips. */
 static inline int kapi_ring_set_up(int mode)
 {
 	if (!pp_test_ring_built(mode))
@@ -91,53 +92,37 @@ static inline int kapi_ring_set_up(int mode)
 	return pp_test_ring_mode(mode) ? 0 : -1;
 }
 
-static inline int kapi_ring_lanes(void **state)
-{
-	(void)state;
-	return kapi_ring_set_up(PP_RING_LANES);
-}
+#define KAPI_RING_DESIGN(d, D)						\
+	static inline int kapi_ring_##d(void **state)			\
+	{								\
+		(void)state;						\
+		return kapi_ring_set_up(PP_RING_##D);			\
+	}								\
+	static inline void kapi_skip_##d(void **state)			\
+	{								\
+		(void)state;						\
+		PP_TEST_NEEDS_RING(PP_RING_##D);			\
+	}
+KAPI_RING_DESIGN(lanes, LANES)
+KAPI_RING_DESIGN(ptr_ring, PTR_RING)
+KAPI_RING_DESIGN(llist, LLIST)
+KAPI_RING_DESIGN(llist_batch, LLIST_BATCH)
+KAPI_RING_DESIGN(magazine, MAGAZINE)
 
-static inline int kapi_ring_ptr_ring(void **state)
-{
-	(void)state;
-	return kapi_ring_set_up(PP_RING_PTR_RING);
-}
-
-static inline int kapi_ring_magazine(void **state)
-{
-	(void)state;
-	return kapi_ring_set_up(PP_RING_MAGAZINE);
-}
-
-static inline void kapi_skip_lanes(void **state)
-{
-	(void)state;
-	PP_TEST_NEEDS_RING(PP_RING_LANES);
-}
-
-static inline void kapi_skip_ptr_ring(void **state)
-{
-	(void)state;
-	PP_TEST_NEEDS_RING(PP_RING_PTR_RING);
-}
-
-static inline void kapi_skip_magazine(void **state)
-{
-	(void)state;
-	PP_TEST_NEEDS_RING(PP_RING_MAGAZINE);
-}
-
-/* @fn on ring design @d (lanes, ptr_ring or magazine; @D the same in
- * capitals), or its skip where the build lacks it, with @teardown (which
- * cmocka runs after a skipped test too). */
+/* @fn on ring design @d (@D the same in capitals), or its skip where the
+ * build lacks it, with @teardown (which cmocka runs after a skipped test
+ * too). */
 #define KAPI_ON_RING(fn, d, D, teardown)				\
 	{ #fn " (" #d ")",						\
 	  IS_ENABLED(CONFIG_PAGEPOOL_RING_##D) ? fn : kapi_skip_##d,	\
 	  kapi_ring_##d, teardown, NULL }
 
-#define BOTH(fn)							\
+/* @fn once per ring design (each of enum pp_ring_mode). */
+#define EACH_RING(fn)							\
 	KAPI_ON_RING(fn, lanes, LANES, NULL),				\
 	KAPI_ON_RING(fn, ptr_ring, PTR_RING, NULL),			\
+	KAPI_ON_RING(fn, llist, LLIST, NULL),				\
+	KAPI_ON_RING(fn, llist_batch, LLIST_BATCH, NULL),		\
 	KAPI_ON_RING(fn, magazine, MAGAZINE, NULL)
 
 #endif /* PP_KAPI_H */

@@ -103,9 +103,9 @@ static void test_sixteen_quiet_cpus(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_one_quiet_cpu),
-		BOTH(test_four_quiet_cpus),
-		BOTH(test_sixteen_quiet_cpus),
+		EACH_RING(test_one_quiet_cpu),
+		EACH_RING(test_four_quiet_cpus),
+		EACH_RING(test_sixteen_quiet_cpus),
 	};
 
 	kapi_setup();

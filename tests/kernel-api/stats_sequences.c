@@ -18,11 +18,10 @@
  *   - ptr_ring clears consumed slots in batches (16 slots, or 1 when the
  *     ring has fewer than 32), so a producer that catches up with the
  *     consumer can find the ring full before pool_size pages are in it.
- * Every sequence runs on pagepool's return designs: the per-CPU lanes
- * (default), the kernel's ptr_ring and the magazines; the counts must be
- * the kernel's for all, but for the magazines' where the kernel's ring
- * is full only by its uncleared slots (seq_pool_size_64). Built as an
- * outside user builds (run.sh).
+ * Every sequence runs on each of pagepool's return designs (EACH_RING);
+ * the counts must be the kernel's for all, but for the magazines' where
+ * the kernel's ring is full only by its uncleared slots
+ * (seq_pool_size_64). Built as an outside user builds (run.sh).
  */
 #include "kapi.h"
 
@@ -315,13 +314,13 @@ int main(void)
 	/* Two NUMA nodes, for the waive sequence. */
 	struct pp_mem_config cfg = { .size = 64 << 20, .nr_nodes = 2 };
 	const struct CMUnitTest tests[] = {
-		BOTH(seq_pool_size_4),
-		BOTH(seq_pool_size_64),
-		BOTH(seq_pool_size_0),
-		BOTH(seq_napi_local),
-		BOTH(seq_bulk_ring_full),
-		BOTH(seq_high_order),
-		BOTH(seq_numa_waive),
+		EACH_RING(seq_pool_size_4),
+		EACH_RING(seq_pool_size_64),
+		EACH_RING(seq_pool_size_0),
+		EACH_RING(seq_napi_local),
+		EACH_RING(seq_bulk_ring_full),
+		EACH_RING(seq_high_order),
+		EACH_RING(seq_numa_waive),
 	};
 
 	if (pp_mem_init(&cfg))

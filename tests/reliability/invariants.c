@@ -124,6 +124,11 @@ void ppinv_device_resident(struct ppinv *c, struct device *dev, unsigned long n)
 		d->resident_mappings = n;
 }
 
+void ppinv_expect_double_put(struct ppinv *c)
+{
+	c->pending_double_puts++;
+}
+
 void ppinv_expect_warns(struct ppinv *c, unsigned long n)
 {
 	c->expect_warns += n;
@@ -227,6 +232,7 @@ int ppinv_check_step(struct ppinv *c)
 	struct pp_page_pool_misuse m;
 	struct pp_mem_counters mm;
 	unsigned long warns = pp_warn_count();
+	unsigned long double_puts;
 	int i, bad = 0;
 
 	c->checks++;
@@ -243,9 +249,17 @@ int ppinv_check_step(struct ppinv *c)
 	c->mm = mm;
 
 	pp_page_pool_get_misuse(&m);
+	double_puts = m.double_put - c->misuse.double_put;
+	if (double_puts > c->pending_double_puts) {
+		ppinv_fail(c, PPINV_DOUBLE_RETURN, "double puts: %lu, declared and not seen yet %lu",
+			   double_puts, c->pending_double_puts);
+		bad++;
+		double_puts = c->pending_double_puts;
+	}
+	c->pending_double_puts -= double_puts;
 	if (m.ref_underflow - c->misuse.ref_underflow != c->expect_misuse.ref_underflow) {
 		ppinv_fail(c, PPINV_DOUBLE_RETURN,
-			   "pp_ref_count underflows (double puts): %lu, declared %lu",
+			   "pp_ref_count underflows: %lu, declared %lu",
 			   m.ref_underflow - c->misuse.ref_underflow,
 			   c->expect_misuse.ref_underflow);
 		bad++;
@@ -274,6 +288,8 @@ int ppinv_check_step(struct ppinv *c)
 	}
 	c->misuse = m;
 
+	/* Each double put seen came with its WARN. */
+	c->expect_warns += double_puts;
 	if (warns - c->warns != c->expect_warns) {
 		ppinv_fail(c, PPINV_WARN, "%lu WARN(s), declared %lu",
 			   warns - c->warns, c->expect_warns);
@@ -445,6 +461,7 @@ int ppinv_check_held(struct ppinv *c, netmem_ref netmem, const struct page_pool 
 	unsigned long magic = READ_ONCE(__netmem_clear_lsb(netmem)->pp_magic);
 	long pp_refs = atomic_long_read(netmem_get_pp_ref_count_ref(netmem));
 	u32 id = pp_page_pool_id(pool);
+	u32 home;
 
 	c->checks++;
 	if ((magic & PP_MAGIC_MASK) != PP_SIGNATURE) {
@@ -460,8 +477,18 @@ int ppinv_check_held(struct ppinv *c, netmem_ref netmem, const struct page_pool 
 	}
 	if (pp_refs <= 0) {
 		ppinv_fail(c, PPINV_HELD_PAGE,
-			   "netmem %#lx of pool %u is held but has pp_ref_count %ld (back in the pool)",
+			   "netmem %#lx of pool %u is held but has pp_ref_count %ld",
 			   (unsigned long)netmem, id, pp_refs);
+		return 1;
+	}
+	/* Held: out of the pool in its owner's home word, and not put into
+	 * the ring since it went out (<net/page_pool/helpers.h>, "Home
+	 * state"). */
+	home = READ_ONCE(netmem_home_ref(netmem)->out_base);
+	if (!(home & PP_HOME_OUT) || (home >> 1) != (__page_pool_put_seq(netmem) & 0x7fffffffu)) {
+		ppinv_fail(c, PPINV_HELD_PAGE,
+			   "netmem %#lx of pool %u is held but is back in the pool (out/base %#x, put count %#x)",
+			   (unsigned long)netmem, id, home, __page_pool_put_seq(netmem));
 		return 1;
 	}
 	if (!netmem_is_net_iov(netmem) && netmem_ref_count(netmem) < 1 + page_refs) {
@@ -540,6 +567,14 @@ int ppinv_check_idle(struct ppinv *c)
 {
 	int bad = ppinv_check_step(c);
 
+	/* Every pool is gone, every ring drained: each declared double put
+	 * was found by now. */
+	if (c->pending_double_puts) {
+		ppinv_fail(c, PPINV_DOUBLE_RETURN, "%lu declared double put(s) never reported",
+			   c->pending_double_puts);
+		c->pending_double_puts = 0;
+		bad++;
+	}
 	bad += ppinv_check_no_pools(c);
 	bad += ppinv_check_arena_whole(c);
 	bad += ppinv_check_dma_idle(c);

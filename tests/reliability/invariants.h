@@ -120,6 +120,8 @@ struct ppinv {
 	/* Declared deliberate misuse since the last check. */
 	unsigned long expect_warns;
 	struct pp_page_pool_misuse expect_misuse;
+	/* Declared double puts not reported yet (ppinv_expect_double_put()). */
+	unsigned long pending_double_puts;
 
 	struct ppinv_dev devs[PPINV_MAX_DEVS];
 	int nr_devs;
@@ -151,6 +153,12 @@ void ppinv_untrack_device(struct ppinv *c, struct device *dev);
 void ppinv_expect_warns(struct ppinv *c, unsigned long n);
 void ppinv_expect_misuse(struct ppinv *c, unsigned long not_pp_page,
 			 unsigned long foreign_pool, unsigned long ref_underflow);
+/* A put of a netmem that is back in its pool: reported (a WARN and the
+ * double_put counter) where the pool's owner finds it - at once for a
+ * direct put, at the refill or destroy's drain for a put into the ring -
+ * so this check or a later one sees it; ppinv_check_idle() wants every
+ * declared one seen, and no check may see more than were declared. */
+void ppinv_expect_double_put(struct ppinv *c);
 
 /* Call right before device_release_driver(@dev): taints @dev if it has
  * live mappings (pages in flight that the unbind will leak). @fix_off: a

@@ -2,10 +2,11 @@
 #
 # The chart of `make bench` (tools/bench/run_bench.py writes the data and
 # calls this with -e "topdat='...'; botdat='...'; outfile='...';
-# plottitle='...'; machine='...'; topmax=...; botmax=...", the y ranges'
-# tops: a decade above each panel's largest bar).
+# plottitle='...'; machine='...'; topmax=...; botmax=...; designs='a b';
+# ndesigns=N", the y ranges' tops: a decade above each panel's largest
+# bar; the ring designs measured, their columns 2..N+1 of topdat).
 # Top: the page_pool tests, median TSC cycles per element, pagepool with
-# both ring designs beside the DPDK reference (where one applies) and the
+# each ring design beside the DPDK reference (where one applies) and the
 # kernel's published x86 figures. Bottom: the page allocator, DMA mapping
 # and peer tests. Log scale: the values span 1 to several hundred cycles.
 # "-" in the data is a missing bar. Plain text (noenhanced): test names
@@ -26,13 +27,15 @@ set ylabel "TSC cycles per element (log)"
 set key outside top center horizontal maxrows 2 font "Sans,9"
 set xtics rotate by 30 right font "Sans,9" nomirror
 
-set title "page_pool: pagepool (two ring designs) vs DPDK mempool vs the kernel (published)"
+# Blues for pagepool's designs, in the order measured.
+blues = "#08306b #1f77b4 #6baed6 #4292c6 #9ecae1 #2171b5 #c6dbef"
+set title "page_pool: pagepool (each ring design) vs DPDK mempool vs the kernel (published)"
 set yrange [0.5:topmax]
-plot topdat using 2:xtic(1) title "pagepool, lanes (default)" lc rgb "#1f77b4", \
-     ''     using 3 title "pagepool, ptr_ring (kernel design)" lc rgb "#6baed6", \
-     ''     using 4 title "DPDK (fast_path: faster 1-object form; cross-CPU: same topology)" lc rgb "#d62728", \
-     ''     using 5 title "kernel, Xeon E5-1650 v4" lc rgb "#2ca02c", \
-     ''     using 6 title "kernel, EPYC 9684X (ibpb)" lc rgb "#98df8a"
+plot for [i=1:ndesigns] topdat using (column(i + 1)):xtic(1) \
+        title "pagepool, ".word(designs, i) lc rgb word(blues, (i - 1) % 7 + 1), \
+     ''     using (column(ndesigns + 2)) title "DPDK (fast_path: faster 1-object form; cross-CPU: same topology)" lc rgb "#d62728", \
+     ''     using (column(ndesigns + 3)) title "kernel, Xeon E5-1650 v4" lc rgb "#2ca02c", \
+     ''     using (column(ndesigns + 4)) title "kernel, EPYC 9684X (ibpb)" lc rgb "#98df8a"
 
 set title "page allocator, DMA map+unmap (pagepool) and the peers (DPDK, glibc tuned)"
 set key off

@@ -11,10 +11,15 @@ time_interval / invoke count), prints a summary table with medians,
 [min-max], ratios to the DPDK peer or to the absolute targets, the kernel's
 published x86 figures, and the acceptance verdicts (page_pool against
 DPDK, the XDP return paths direct against lookup), and writes
-<out>/bench.csv, <out>/bench-summary.txt, <out>/bench-raw.txt and
-<out>/bench.png (gnuplot). The same-run A/B rows (the two ring designs,
-the two XDP return paths) need a build configured with -Ddesigns=all; a
-default build runs its own designs and says what it skipped.
+<out>/bench.csv, <out>/bench-summary.txt (with the design table: one row
+per ring design, the columns the targets are about, DPDK's figures of the
+same run as the last row), <out>/bench-designs.md (that table in
+markdown, for docs/BENCHMARKS.md; --markdown prints it too),
+<out>/bench-raw.txt and <out>/bench.png (gnuplot). The ring designs are
+the build's (its CONFIG_PAGEPOOL_RING_* symbols); the same-run A/B rows
+(the ring designs, the two XDP return paths) need a build configured with
+-Ddesigns=all; a default build runs its own designs and says what it
+skipped.
 
 The work is in the ppbench package beside this file (its docstring lists
 the modules). Exit status: 0 when every program ran and every line parsed,
@@ -31,9 +36,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ppbench import BenchError  # noqa: E402
 from ppbench.plot import plot  # noqa: E402
-from ppbench.report import machine, table, write_csv  # noqa: E402
+from ppbench.report import design_table_markdown, machine, table, write_csv  # noqa: E402
 from ppbench.runner import Runner, host_cpus, replay  # noqa: E402
-from ppbench.stats import Results, summarize  # noqa: E402
+from ppbench.stats import Results, design_table, summarize  # noqa: E402
 from ppbench.verdicts import judge  # noqa: E402
 
 
@@ -47,6 +52,8 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="echo every program's output")
     ap.add_argument("--replay", metavar="RAW",
                     help="run nothing: parse a saved bench-raw.txt and write the outputs again")
+    ap.add_argument("--markdown", action="store_true",
+                    help="print the design table as markdown (docs/BENCHMARKS.md) at the end")
     args = ap.parse_args()
     if args.short:
         args.reps = 1
@@ -73,9 +80,13 @@ def main():
                 runner.dump_raw(os.path.join(args.out, "bench-raw.txt"))
         rows = summarize(res)
         accept = judge(res)
-        text = table(res, rows, accept)
+        dt = design_table(res)
+        text = table(res, rows, accept, dt)
+        md = design_table_markdown(res, dt)
         with open(os.path.join(args.out, "bench-summary.txt"), "w") as f:
             f.write(text + "\n")
+        with open(os.path.join(args.out, "bench-designs.md"), "w") as f:
+            f.write(md + "\n")
         write_csv(os.path.join(args.out, "bench.csv"), res, rows, accept)
         png = plot(res, args.out, machine(res))
     except BenchError as e:
@@ -84,9 +95,12 @@ def main():
     print()
     print(text)
     print()
+    if args.markdown:
+        print(md)
+        print()
     raw = "" if args.replay else f"{args.out}/bench-raw.txt, "
     print(f"pagepool bench: wrote {args.out}/bench.csv, {args.out}/bench-summary.txt, "
-          f"{raw}{png}; {time.monotonic() - t0:.0f} s")
+          f"{args.out}/bench-designs.md, {raw}{png}; {time.monotonic() - t0:.0f} s")
     return 0
 
 

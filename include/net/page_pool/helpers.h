@@ -20,9 +20,9 @@
  * Safety checks that the kernel leaves to debug builds stay on, because
  * they cost a load and a compare on cache lines the fast path touches
  * anyway: a put names the page's own pool (else WARN, nothing freed twice,
- * see page_pool_put_netmem()), and a page sitting in the pool has
- * pp_ref_count 0, so putting it again is a pp_ref_count underflow that is
- * reported and undone instead of a page cached twice.
+ * see page_pool_put_netmem()), and a put of a page that is back in the
+ * pool already is reported and dropped instead of a page cached twice
+ * (home state, below).
  * Layer: core.
  */
 #ifndef _PP_NET_PAGE_POOL_HELPERS_H
@@ -138,6 +138,99 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
 	return page_pool_unref_and_test(netmem);
 }
 
+/*
+ * Home state: whether a netmem is home (in the alloc cache or the ring) or
+ * out (with a user), so that a put of a netmem that is home already, a
+ * double put, is caught - without the putter writing what the pool's
+ * owner writes. pp_ref_count stays 1 while a netmem is home, as in the
+ * kernel, so the put of a single user only reads it. The state is two
+ * words, each with one kind of writer:
+ *
+ *   pp_put_seq   in the netmem (the kernel's padding word): how many
+ *                last-reference puts went into the ring, counted by each
+ *                putter as it puts (a plain increment). A returner on
+ *                another CPU writes this and its ring slot, nothing the
+ *                owner writes; the owner reads it, so the line moves once
+ *                per trip, not twice (the owner writing pp_ref_count at
+ *                allocation and the returner at its put was that).
+ *   home words   struct page_pool_home, netmem_home_ref(): away from the
+ *                netmem's cache line (beside the memmap for a page), and
+ *                written only by the pool's owner (its consumer context,
+ *                or destroy once there is no consumer):
+ *                  out_base  bit 0: out; the rest: pp_put_seq when the
+ *                            netmem went out ("base")
+ *                  seen      pp_put_seq puts the owner took out of the
+ *                            ring, whatever became of them
+ *                Counts are modulo 2^31 (base) and 2^32; a ring holds at
+ *                most 16384.
+ *
+ * The owner's rules:
+ *   allocation       out, base = pp_put_seq. Puts counted then but not
+ *                    yet taken out of the ring (seen < base) were made
+ *                    while the netmem was home: duplicates.
+ *   direct put       taken iff out; then home. (Had a put into the ring
+ *                    come first on this trip, it is found when it is
+ *                    taken out: home already, or older than the next
+ *                    allocation.)
+ *   taking one out   seen++; it brings the netmem home iff out and seen
+ *   of the ring      was base (the refill, destroy's drain); any other is
+ *                    a duplicate - home already, or older than the
+ *                    allocation - and is dropped. Which of two puts of
+ *                    one trip is dropped does not matter: both name the
+ *                    same netmem.
+ * A duplicate is reported (WARN, the double_put misuse counter) where the
+ * owner finds it, at once for a direct put, at the refill for a put into
+ * the ring; the netmem is cached once. A page goes back to the page
+ * allocator only with no put of it left in a ring (pp_put_seq == seen),
+ * and both live on while it is free, so a stale put in some ring stays
+ * recognisable whatever the page does next.
+ * Caught: a second put of one trip made after the first (in the
+ * happens-before sense) and before the pool hands the page out again -
+ * whether it finds the page in the cache, in the ring, or still out
+ * because the first put waits in the ring - in any mix of direct puts and
+ * puts from any CPU, also when the pool hands the page out again before
+ * it takes the second put out of the ring. Not caught: a put made after
+ * the page went out again, which is a put of the new trip (nothing that
+ * counts references can tell it from its holder's), and two puts racing
+ * each other on two CPUs (both read pp_ref_count 1 at once; a
+ * pp_ref_count mark has the same window, and the kernel checks nothing).
+ * tests/hardening/double_put_orders holds every order to this.
+ */
+#define PP_HOME_OUT		0x1u
+
+static __always_inline u32 __page_pool_put_seq(netmem_ref netmem)
+{
+	return (u32)READ_ONCE(*netmem_put_seq_ref(netmem));
+}
+
+/* A last-reference put into the ring, counted before the netmem goes in. */
+static __always_inline void __page_pool_count_ring_put(netmem_ref netmem)
+{
+	unsigned long *seq = netmem_put_seq_ref(netmem);
+
+	WRITE_ONCE(*seq, READ_ONCE(*seq) + 1);
+}
+
+/* Allocation: the netmem goes out. The owner only. */
+static __always_inline void __page_pool_home_leave(netmem_ref netmem)
+{
+	WRITE_ONCE(netmem_home_ref(netmem)->out_base,
+		   (__page_pool_put_seq(netmem) << 1) | PP_HOME_OUT);
+}
+
+/* A direct put: true and home if the netmem is out, false if it is home
+ * already (a duplicate: the caller reports it). The owner only. */
+static __always_inline bool __page_pool_home_direct(netmem_ref netmem)
+{
+	struct page_pool_home *home = netmem_home_ref(netmem);
+	u32 ob = READ_ONCE(home->out_base);
+
+	if (unlikely(!(ob & PP_HOME_OUT)))
+		return false;
+	WRITE_ONCE(home->out_base, ob & ~PP_HOME_OUT);
+	return true;
+}
+
 /* Fast path: pop from the alloc cache; the page leaves the pool. */
 static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_pool *pool,
 								   gfp_t gfp)
@@ -154,7 +247,7 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_p
 
 		pool->alloc.count = count;
 		__pp_consumer_stat_inc(pool->alloc_stats.fast);
-		atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+		__page_pool_home_leave(netmem);
 		return netmem;
 	}
 	return __page_pool_alloc_netmems_slow(pool, gfp);
@@ -183,8 +276,8 @@ static __always_inline struct page *__page_pool_alloc_pages_inline(struct page_p
  * Caller MUST be the pool's consumer context, hold the last reference and
  * have checked that @netmem is @pool's. Taken only when nothing else is to
  * be done: a plain recyclable page, no sync for the device, room in the
- * cache; false sends the put to the library. pp_ref_count 0 marks the
- * page as back in the pool.
+ * cache, the put of this trip (home state, above); false sends the put to
+ * the library.
  */
 static __always_inline bool __page_pool_recycle_in_cache(struct page_pool *pool,
 							 netmem_ref netmem)
@@ -203,7 +296,9 @@ static __always_inline bool __page_pool_recycle_in_cache(struct page_pool *pool,
 	}
 	if (unlikely(READ_ONCE(pool->direct_slow) || count >= PP_ALLOC_CACHE_SIZE))
 		return false;
-	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	/* A duplicate: the library's direct recycle reports it. */
+	if (unlikely(!__page_pool_home_direct(netmem)))
+		return false;
 	pool->alloc.cache[count] = netmem;
 	pool->alloc.count = count + 1;
 	__pp_consumer_stat_inc(pool->cached);

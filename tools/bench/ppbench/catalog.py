@@ -4,11 +4,10 @@ must print, the designs under test and the build configuration symbols they
 need, the loop counts, the kernel's published figures and the acceptance
 targets. Data only."""
 
-# The return ring's designs, in the order the suite runs them; the index is
-# the programs' ring= value.
-DESIGNS = ("lanes", "ptr_ring")
-RING_CONFIG = {"lanes": "CONFIG_PAGEPOOL_RING_LANES",
-               "ptr_ring": "CONFIG_PAGEPOOL_RING_PTR_RING"}
+# The return ring's designs are the build's (buildcfg: its
+# CONFIG_PAGEPOOL_RING_* symbols, in enum pp_ring_mode's order, which gives
+# the programs' ring= value). The kernel's design has its own target.
+KERNEL_RING = "ptr_ring"
 
 # The kernel's published x86 figures, TSC cycles, as Jesper Brouer posted
 # them with the kernel's page_pool benchmark module: Intel Xeon E5-1650 v4
@@ -39,6 +38,10 @@ PEER_TYPES = ["dpdk_mempool_cache256_get_put", "dpdk_mempool_cache256_bulk1",
               "dpdk_ring_mpmc_bulk1", "dpdk_ring_mpmc_bulk32", "glibc_malloc_free_4k",
               "glibc_malloc_free_4k_batch256"]
 
+# bench_cross_cpu_bare: the cross-CPU topology with no page_pool, one row
+# per return channel (its variants= bits, in order).
+BARE_VARIANTS = ["spsc", "batch8", "batch64", "spsc_touch", "batch64_touch"]
+
 # bench_xdp_return: its tests, and the id -> allocator table its lookup
 # generation reads, as a design: "id" pagepool's id table (table=0), "lfht"
 # liburcu's rculfhash (table=1), a general-purpose RCU hash table of the
@@ -64,9 +67,18 @@ XDP_JUDGED = ["xdp_return_frame_rx_napi", "xdp_return_frame", "no-softirq-xdp_re
 
 
 def xdp_expect(design):
-    """The test names bench_xdp_return prints for a lookup table."""
+    """The test names bench_xdp_return prints for a lookup table, or for a
+    ring design (the direct generation alone, gens=1)."""
+    if design not in XDP_TABLES:
+        return [f"{t}-direct" for t in XDP_TESTS]
     lookup = XDP_TABLES[design][1]
     return [f"{t}-{g}" for t in XDP_TESTS for g in (lookup, "direct")]
+
+
+# The design table's XDP column: the bulk return (xdp_return_frame_bulk +
+# flush, one pool) of the direct generation, which puts a pool's frames
+# into its ring with one bulk put per flush.
+XDP_BULK_TEST = "xdp_return_frame_bulk-direct"
 
 
 # Loop counts: full runs are sized so `make bench` stays well under 3 minutes
@@ -76,16 +88,34 @@ def xdp_expect(design):
 # interruptions on a shared machine, where both threads must run at once.
 LOOPS = {
     "full": {"simple": 5_000_000, "alloc": 3_000_000, "cross": 200_000,
-             "peers": 10_000_000, "peers_cross": 200_000, "xdp": 2_000_000},
+             "peers": 10_000_000, "peers_cross": 200_000, "xdp": 2_000_000,
+             "xdp_ring": 1_000_000, "bare": 200_000},
     "short": {"simple": 20_000, "alloc": 20_000, "cross": 20_000,
-              "peers": 64_000, "peers_cross": 20_000, "xdp": 20_480},
+              "peers": 64_000, "peers_cross": 20_000, "xdp": 20_480,
+              "xdp_ring": 20_480, "bare": 20_000},
 }
 
-# The acceptance targets of page_pool against DPDK: the fast path within
-# 1.25 x DPDK's faster single-object mempool form, absolute cycle targets
-# for the ring and the slow path.
-FAST_PATH_FACTOR = 1.25
-CYCLE_TARGETS = (("tasklet_page_pool02_ptr_ring", 20), ("tasklet_page_pool03_slow", 100))
+# The acceptance targets: the fast path at most FAST_PATH_CYCLES and at most
+# FAST_PATH_FACTOR x DPDK's faster single-object mempool form; the
+# non-direct put + refill (tasklet02) and the slow path in absolute
+# cycles, the kernel's ptr_ring design with its own put + refill target;
+# the cross-CPU return rate (1 returner) at least CROSS_RATE_TARGET pages/s
+# and CROSS_DPDK_FACTOR x DPDK's mempool in the same topology.
+FAST_PATH_CYCLES = 3.5
+FAST_PATH_FACTOR = 0.55
+PUT_REFILL_TEST = "tasklet_page_pool02_ptr_ring"
+PUT_REFILL_TARGET = 10
+PUT_REFILL_TARGET_KERNEL_RING = 20
+SLOW_TEST = "tasklet_page_pool03_slow"
+SLOW_TARGET = 50
+CROSS_RATE_TARGET = 100e6
+CROSS_DPDK_FACTOR = 2.0
+
+
+def cycle_targets(design):
+    """(test, target cycles) of a ring design's absolute cycle targets."""
+    put = PUT_REFILL_TARGET_KERNEL_RING if design == KERNEL_RING else PUT_REFILL_TARGET
+    return ((PUT_REFILL_TEST, put), (SLOW_TEST, SLOW_TARGET))
 
 # Acceptance verdicts whose inputs spread more than this (max/min over the
 # rounds) are flagged as noisy.

@@ -9,6 +9,10 @@ line and the output in; a Parsed out, or BenchError when a line claims to
 be a result and does not parse, a test the program must print is missing,
 or the program ran another ring design than it was asked for.
 
+A program description (prog) may name the ring design it was asked for
+(key "ring"): its rate line and its "designs: ring" line must then say
+that design.
+
 A record is a dict: kind (elem, cpu, rate), program, design, rep,
 returners, test, cpu, role (rx / returner for cpu records), step, invoke,
 tsc_interval, time_interval, and cycles = tsc_interval / invoke,
@@ -18,7 +22,7 @@ are truncated), rate (pages or objects per second).
 import re
 
 from . import BenchError
-from .catalog import DESIGNS
+from .catalog import BARE_VARIANTS
 
 # time_bench's lines, byte for byte. The ns "decimal" is printed with %03llu
 # but computed as remainder / (invoke count / 1000), so it can have 4
@@ -40,6 +44,9 @@ RE_CLAIM = re.compile(r"^(time_bench: )?(Sum )?Type:")
 # The kernel selftest's regex (tools/testing/selftests/net/bench/test_bench_page_pool.sh).
 RE_SELFTEST = re.compile(r"no-softirq-page_pool0[123] Per elem: ([0-9]+) cycles\(tsc\) "
                          r"([0-9]+\.[0-9]+) ns")
+# The ring design a program's pools get (bench_page_pool_simple's and
+# bench_xdp_return's set-up line).
+RE_RING = re.compile(r"^bench_\w+: designs: ring (\w+)")
 RE_TSC = re.compile(r"TSC (\d+) Hz")
 RE_DPDK = re.compile(r"bench_peers: Loaded \((DPDK [^,]+),")
 
@@ -72,13 +79,18 @@ def expected(prog):
         expect += ["page_pool_cross_cpu:sum", "page_pool_cross_cpu:rate"]
     if prog["name"] == "bench_peers":
         expect += ["dpdk_mempool_cross_cpu:sum", "dpdk_mempool_cross_cpu:rate"]
+    if prog["name"] == "bench_cross_cpu_bare":
+        expect += [f"bare_cross_cpu_{v}:{k}" for v in BARE_VARIANTS for k in ("sum", "rate")]
+    if prog.get("ring") and prog["name"] in ("bench_page_pool_simple", "bench_xdp_return"):
+        expect += ["designs:ring"]
     return expect
 
 
 def parse_output(prog, rep, cmd, out):
     res = Parsed()
     seen = set()
-    cpu_recs = []
+    cpu_recs = {}      # the per-CPU records of each concurrent test
+    ring = prog.get("ring")
     base = dict(program=prog["name"], design=prog["design"], rep=rep,
                 returners=prog.get("returners", ""))
     for line in out.splitlines():
@@ -92,7 +104,7 @@ def parse_output(prog, rep, cmd, out):
         if m:
             rec = _timed(base, "cpu", m, 3, cpu=int(m.group(2)), role="")
             res.samples.append(rec)
-            cpu_recs.append(rec)
+            cpu_recs.setdefault(rec["test"], []).append(rec)
             continue
         m = RE_SUM.match(line)
         if m:
@@ -100,9 +112,8 @@ def parse_output(prog, rep, cmd, out):
             continue
         m = RE_RATE.match(line)
         if m:
-            if prog["design"] in DESIGNS and m.group(7) != prog["design"]:
-                raise BenchError(f"{cmd} ran with ring:{m.group(7)}, "
-                                 f"not {prog['design']}")
+            if ring and m.group(7) != ring:
+                raise BenchError(f"{cmd} ran with ring:{m.group(7)}, not {ring}")
             res.samples.append(dict(base, kind="rate", test=m.group(1), cpu="", role="",
                                     step="", invoke=int(m.group(4)), tsc_interval="",
                                     time_interval=round(float(m.group(5)) * 1e9),
@@ -111,16 +122,22 @@ def parse_output(prog, rep, cmd, out):
             continue
         if RE_CLAIM.match(line):
             raise BenchError(f"unparsable result line from {cmd}:\n  {line}")
+        m = RE_RING.match(line)
+        if m:
+            if ring and m.group(1) != ring:
+                raise BenchError(f"{cmd} ran with ring {m.group(1)}, not {ring}")
+            seen.add("designs:ring")
         m = RE_TSC.search(line)
         if m and prog["name"] == "bench_page_alloc":
             res.tsc_hz = int(m.group(1))
         m = RE_DPDK.search(line)
         if m:
             res.dpdk_version = m.group(1)
-    # Per-CPU lines come in thread order: the returning threads, then the
-    # RX / producing thread.
-    for i, rec in enumerate(cpu_recs):
-        rec["role"] = "rx" if i == len(cpu_recs) - 1 else "returner"
+    # Per-CPU lines come in thread order, per test: the returning threads,
+    # then the RX / producing thread.
+    for recs in cpu_recs.values():
+        for i, rec in enumerate(recs):
+            rec["role"] = "rx" if i == len(recs) - 1 else "returner"
     missing = [t for t in expected(prog) if t not in seen]
     if missing:
         raise BenchError(f"no result for {', '.join(missing)} from {cmd}")

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
-"""The chart, <out>/bench.png: median cycles per test, pagepool (both ring
-designs) beside DPDK and the kernel's published figures (top), the page
+"""The chart, <out>/bench.png: median cycles per test, pagepool (every ring
+design measured, one bar each) beside DPDK and the kernel's published figures (top), the page
 allocator, DMA mapping and peer tests (bottom). Writes the two data files
 (bench-pagepool.dat, bench-others.dat) and runs gnuplot on
 tools/bench/bench.gp."""
@@ -52,20 +52,21 @@ def plot(res, outdir, machine):
         st = res.stat("page_pool_cross_cpu", d, kind="rate", field="rate", returners=1)
         return tsc / st["median"] if st and tsc else None
 
+    designs = res.ring_designs
     top = []
     for t, lbl in TOP_TESTS:
         dp = fast_v if t == "tasklet_page_pool01_fast_path" else None
-        top.append((lbl, med(t, "lanes"), med(t, "ptr_ring"), dp, KERNEL_E5.get(t),
+        top.append((lbl, *[med(t, d) for d in designs], dp, KERNEL_E5.get(t),
                     KERNEL_EPYC.get(t)))
     dr = res.stat("dpdk_mempool_cross_cpu", kind="rate", field="rate")
-    top.append(("cross-CPU, 1 returner (wall cycles/page)", per_page("lanes"),
-                per_page("ptr_ring"), tsc / dr["median"] if dr and tsc else None, None, None))
+    top.append(("cross-CPU, 1 returner (wall cycles/page)", *[per_page(d) for d in designs],
+                tsc / dr["median"] if dr and tsc else None, None, None))
     bottom = [(t, med(t, "-")) for t in ALLOC_TYPES] + [(t, med(t, "-")) for t in PEER_TYPES]
 
     top_dat = os.path.join(outdir, "bench-pagepool.dat")
     bot_dat = os.path.join(outdir, "bench-others.dat")
     with open(top_dat, "w") as f:
-        f.write("# label lanes ptr_ring dpdk kernel_e5 kernel_epyc (median TSC cycles)\n")
+        f.write(f"# label {' '.join(designs)} dpdk kernel_e5 kernel_epyc (median TSC cycles)\n")
         for lbl, *vals in top:
             f.write(f"\"{lbl}\" " + " ".join(_value(x) for x in vals) + "\n")
     with open(bot_dat, "w") as f:
@@ -79,7 +80,8 @@ def plot(res, outdir, machine):
     botmax = _axis_top([x for _, x in bottom])
     cmd = [gp, "-e", f"topdat='{top_dat}'; botdat='{bot_dat}'; outfile='{png}'; "
            f"plottitle='{title}'; machine='{machine}'; topmax={topmax}; "
-           f"botmax={botmax}", GP_SCRIPT]
+           f"botmax={botmax}; designs='{' '.join(designs)}'; "
+           f"ndesigns={len(designs)}", GP_SCRIPT]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0 or not os.path.exists(png):
         raise BenchError(f"gnuplot failed: {r.stderr.strip()}")

@@ -6,6 +6,7 @@ run_bench.py writes the table to <out>/bench-summary.txt and prints it."""
 import csv
 import platform
 
+from .stats import DESIGN_COLUMNS
 from .verdicts import label
 
 
@@ -51,7 +52,60 @@ def _plural(reps):
     return f"{reps} run{'s' if reps > 1 else ''}"
 
 
-def table(res, rows, accept):
+def _cell(key, x):
+    """A design table cell: rates in M pages/s, ratios with an x."""
+    if x is None:
+        return "-"
+    if key.endswith("_rate"):
+        return f"{x / 1e6:.1f}"
+    if key.endswith("_ratio"):
+        return f"{x:.2f}x"
+    return f"{x:.2f}" if x < 100 else f"{x:.0f}"
+
+
+def _design_header(res, short=False):
+    over = " (oversub.)" if 3 > res.ncpus else ""
+    if short:
+        return ["design"] + [s + ("*" if k == "x2_rate" and over else "")
+                             for k, _, _, s in DESIGN_COLUMNS]
+    return ["design"] + [f"{h}{over if k == 'x2_rate' else ''}, {u}" if u != "ratio" else h
+                         for k, h, u, _ in DESIGN_COLUMNS]
+
+
+def design_table_text(res, dt):
+    """The design table as plain text for bench-summary.txt."""
+    hdr = _design_header(res, short=True)
+    cells = [[r["design"]] + [_cell(k, r[k]) for k, *_ in DESIGN_COLUMNS] for r in dt["rows"]]
+    widths = [max(len(c) for c in col) for col in zip(*([hdr] + cells))]
+    out = [f"Design table (medians of {_plural(res.reps)}): "
+           + "; ".join(f"{s} = {h}" + ("" if u == "ratio" else f", {u}")
+                       for _, h, u, s in DESIGN_COLUMNS)
+           + ("; * oversubscribed" if 3 > res.ncpus else "")
+           + "; cycles = TSC cycles, ratios = ours / DPDK."]
+    for c in [hdr] + cells:
+        out.append("  " + "  ".join(x.ljust(w) if i == 0 else x.rjust(w)
+                                    for i, (x, w) in enumerate(zip(c, widths))))
+        if c is hdr:
+            out.append("  " + "  ".join("-" * w for w in widths))
+    out += [f"  note: {n}" for n in dt["notes"]]
+    return "\n".join(out)
+
+
+def design_table_markdown(res, dt):
+    """The design table as markdown (docs/BENCHMARKS.md), its notes as a list."""
+    hdr = _design_header(res)
+    out = ["| " + " | ".join(hdr) + " |",
+           "|" + "|".join(["---"] + ["---:"] * (len(hdr) - 1)) + "|"]
+    for r in dt["rows"]:
+        out.append("| " + " | ".join([r["design"]] + [_cell(k, r[k]) for k, *_ in
+                                                      DESIGN_COLUMNS]) + " |")
+    out.append("")
+    out.append(f"Medians of {_plural(res.reps)} on {machine(res)}.")
+    out += [f"- {n}" for n in dt["notes"]]
+    return "\n".join(out)
+
+
+def table(res, rows, accept, design_table_rows):
     lines = []
     warm = ", after a discarded warm-up" if res.had_warmup else ""
     lines.append(f"pagepool benchmark summary ({res.mode}: medians of {_plural(res.reps)}{warm})")
@@ -99,8 +153,8 @@ def table(res, rows, accept):
     lines.append("cycles = TSC cycles per element (tsc_interval / invoke count); ns = "
                  "time_interval / invoke count; pages/s, objects/s = returned / wall time.")
     lines.append(f"ref: fast_path -> the faster DPDK single-object form "
-                 f"({res.dpdk_fast()[1] or '?'}); ptr_ring, slow -> absolute targets 20 and "
-                 "100 cycles; cross-CPU -> DPDK's get / SP-SC ring / put topology "
+                 f"({res.dpdk_fast()[1] or '?'}); ptr_ring (non-direct put + refill), slow -> "
+                 "absolute targets; cross-CPU -> DPDK's get / SP-SC ring / put topology "
                  "(ratio = ours / ref).")
     lines.append("kernel: Jesper Brouer's published figures (Xeon E5-1650 v4 @ 3.60GHz, "
                  "6.13.0-rc6; EPYC 9684X); different CPUs and TSC rates: compare ratios, "
@@ -112,6 +166,8 @@ def table(res, rows, accept):
                      "general-purpose RCU hash table, the kind the lookup generation read in "
                      "the kernel); ratio = median over the runs of direct / lookup within a "
                      "run.")
+    lines.append("")
+    lines.append(design_table_text(res, design_table_rows))
     lines.append("")
     lines.append(f"Acceptance (page_pool against DPDK, XDP direct against lookup; medians of "
                  f"{_plural(res.reps)}; targets are reported, not enforced; INFO = "

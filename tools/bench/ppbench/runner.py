@@ -14,9 +14,9 @@ import sys
 import time
 
 from . import BenchError
-from .buildcfg import BuildConfig
-from .catalog import (ALLOC_TYPES, CROSS_MIN_LOOPS, CROSS_SECONDS, DESIGNS, LOOPS, PEER_TYPES,
-                      RING_CONFIG, SIMPLE_TYPES, XDP_CONFIG, XDP_TABLES, xdp_expect)
+from .buildcfg import ALL_DESIGNS, BuildConfig, ring_enum
+from .catalog import (ALLOC_TYPES, CROSS_MIN_LOOPS, CROSS_SECONDS, LOOPS, PEER_TYPES,
+                      SIMPLE_TYPES, XDP_CONFIG, XDP_TABLES, xdp_expect)
 from .parse import parse_output, rates
 
 
@@ -46,6 +46,15 @@ def program_params(binary):
     return {m.group(1) for m in re.finditer(r"^  (\S+)\s", r.stderr, re.M)}
 
 
+# A program's exit status for "this build does not have that design".
+NOT_IN_BUILD = 77
+
+
+class NotInBuild(Exception):
+    """A program said (exit status 77) that the build lacks the design it
+    was asked for."""
+
+
 class Runner:
     def __init__(self, build, short, reps, verbose, results):
         self.build = build
@@ -63,12 +72,17 @@ class Runner:
         rows need an all-designs build; a default build gets its own
         design's rows, and the report says what was skipped."""
         res = self.res
-        res.ring_designs = [d for d in DESIGNS if cfg.has(RING_CONFIG[d])]
+        enum = ring_enum()
+        self.ring_index = dict(cfg.ring_designs(enum))
+        res.ring_designs = list(self.ring_index)
         res.xdp_designs = [d for d in XDP_TABLES if cfg.has(*XDP_CONFIG[d])]
-        skipped = [f"ring design {d}" for d in DESIGNS if d not in res.ring_designs]
+        skipped = [f"ring design {d}" for d in enum if d not in res.ring_designs]
         skipped += [f"bench_xdp_return table {d} (direct vs lookup)" for d in XDP_TABLES
                     if d not in res.xdp_designs]
-        if skipped:
+        if skipped and cfg.symbols is not None and ALL_DESIGNS in cfg.symbols:
+            res.skipped = [f"{', '.join(skipped)}: not compiled into {self.build} "
+                           "(its all-designs build has the designs of this tree)"]
+        elif skipped:
             res.skipped = [f"{', '.join(skipped)}: the same-run A/B rows need an all-designs "
                            f"build ({self.build} is configured without "
                            f"CONFIG_PAGEPOOL_ALL_DESIGNS: meson configure {self.build} "
@@ -80,21 +94,32 @@ class Runner:
         cpu = self.res.rx_cpu
         progs = []
         # The ring design: PAGEPOOL_RING sets the library's default; a
-        # program with a ring= parameter sets it itself, so pass that too.
-        simple_ring = "ring" in program_params(f"{b}/bench_page_pool_simple")
+        # program with a ring= parameter sets it itself (and exits 77 when
+        # the build lacks it), so pass that too where the design has an
+        # enum value and the program takes the parameter.
+        takes_ring = {p: "ring" in program_params(f"{b}/{p}")
+                      for p in ("bench_page_pool_simple", "bench_page_pool_cross_cpu",
+                                "bench_xdp_return")}
+
+        def ring_prog(name, d, argv, **kw):
+            idx = self.ring_index.get(d)
+            ring = [f"ring={idx}"] if idx is not None and takes_ring[name] else []
+            return dict(name=name, design=d, ring=d, argv=[f"{b}/{name}"] + argv + ring,
+                        env={"PAGEPOOL_RING": d}, **kw)
+
         for d in self.res.ring_designs:
-            ring = [f"ring={DESIGNS.index(d)}"] if simple_ring else []
-            progs.append(dict(name="bench_page_pool_simple", design=d,
-                              argv=[f"{b}/bench_page_pool_simple", f"loops={L['simple']}",
-                                    f"cpu={cpu}"] + ring,
-                              env={"PAGEPOOL_RING": d}, expect=SIMPLE_TYPES))
+            progs.append(ring_prog("bench_page_pool_simple", d,
+                                   [f"loops={L['simple']}", f"cpu={cpu}"],
+                                   expect=SIMPLE_TYPES))
         for n in (1, 2):
             for d in self.res.ring_designs:
-                progs.append(dict(name="bench_page_pool_cross_cpu", design=d, returners=n,
-                                  argv=[f"{b}/bench_page_pool_cross_cpu",
-                                        f"loops={L['cross']}", f"returning_cpus={n}",
-                                        f"ring={DESIGNS.index(d)}", f"rx_cpu={cpu}"],
-                                  env={"PAGEPOOL_RING": d}, expect=[]))
+                progs.append(ring_prog("bench_page_pool_cross_cpu", d,
+                                       [f"loops={L['cross']}", f"returning_cpus={n}",
+                                        f"rx_cpu={cpu}"], returners=n, expect=[]))
+        # The same topology with no page_pool: what bounds the figure.
+        progs.append(dict(name="bench_cross_cpu_bare", design="-",
+                          argv=[f"{b}/bench_cross_cpu_bare", f"loops={L['bare']}",
+                                f"rx_cpu={cpu}"], env={}, expect=[]))
         progs.append(dict(name="bench_page_alloc", design="-",
                           argv=[f"{b}/bench_page_alloc", f"loops={L['alloc']}",
                                 f"cpu={cpu}"], env={}, expect=ALLOC_TYPES))
@@ -107,6 +132,13 @@ class Runner:
                               argv=[f"{b}/bench_xdp_return", f"loops={L['xdp']}",
                                     f"table={XDP_TABLES[d][0]}", f"cpu={cpu}"],
                               env={}, expect=xdp_expect(d)))
+        # The XDP bulk return into each ring design: the direct generation
+        # alone (the lookup generation's A/B is the runs above).
+        if takes_ring["bench_xdp_return"]:
+            for d in self.res.ring_designs:
+                progs.append(ring_prog("bench_xdp_return", d,
+                                       [f"loops={L['xdp_ring']}", "gens=1", f"cpu={cpu}"],
+                                       expect=xdp_expect(d)))
         for p in progs:
             if not os.access(p["argv"][0], os.X_OK):
                 hint = (" (libdpdk not found when the build directory was configured: "
@@ -126,6 +158,8 @@ class Runner:
                                timeout=timeout)
         except subprocess.TimeoutExpired:
             raise BenchError(f"timed out after {timeout} s: {cmd}")
+        if r.returncode == NOT_IN_BUILD:
+            raise NotInBuild(f"{cmd}: {r.stderr.strip()}")
         if r.returncode != 0:
             sys.stderr.write(r.stdout[-4000:] + r.stderr[-4000:])
             raise BenchError(f"exit status {r.returncode}: {cmd}")
@@ -151,8 +185,14 @@ class Runner:
         for r in range(total):
             rep = r - warmup    # -1: the warm-up round, discarded
             t0 = time.monotonic()
-            for p in progs:
-                cmd, out = self.run_one(p)
+            for p in list(progs):
+                if p not in progs:      # its design was dropped in this round
+                    continue
+                try:
+                    cmd, out = self.run_one(p)
+                except NotInBuild as e:
+                    self.drop_design(progs, p, e)
+                    continue
                 self.raw_outputs.append((p["name"], p["design"], rep, cmd, out))
                 if rep >= 0:
                     res.add(p, rep, parse_output(p, rep, cmd, out))
@@ -163,14 +203,27 @@ class Runner:
                 self.fit_cross_loops(progs)
         res.load.append(loadavg())
 
+    def drop_design(self, progs, prog, why):
+        """A program said the build lacks its design (exit status 77):
+        that design is not measured, by any program. Anything else that
+        says so is a failure: the suite asked for what the build has."""
+        d = prog.get("ring")
+        if not d:
+            raise BenchError(f"exit status {NOT_IN_BUILD} (not in this build): {why}")
+        progs[:] = [p for p in progs if p.get("ring") != d]
+        self.res.ring_designs = [x for x in self.res.ring_designs if x != d]
+        self.res.samples = [s for s in self.res.samples if s["design"] != d]
+        self.res.skipped.append(f"ring design {d}: {why}")
+        print(f"pagepool bench: not run: ring design {d}: {why}", flush=True)
+
     def fit_cross_loops(self, progs):
         """Keep the suite's wall time bounded on a busy machine. The cross-CPU
         runs need both CPUs at once and slow down most (up to 100x) when
         other work competes: when one of the warm-up round's cross-CPU runs
         (2 returners: twice the pages) would take more than CROSS_SECONDS,
-        every cross-CPU run, ours and DPDK's alike so that they stay
-        comparable, uses CROSS_MIN_LOOPS. Said in the output; the loop
-        counts are in bench-raw.txt."""
+        every cross-CPU run, ours, DPDK's and the bare topology's alike so
+        that they stay comparable, uses CROSS_MIN_LOOPS. Said in the
+        output; the loop counts are in bench-raw.txt."""
         seen = [x for _, _, rep, _, out in self.raw_outputs if rep < 0 for x in rates(out)]
         default = self.loops["cross"]
         if not seen or min(seen) * CROSS_SECONDS >= 2 * default or default <= CROSS_MIN_LOOPS:
@@ -180,7 +233,7 @@ class Runner:
               f"{min(seen) / 1e6:.2f} M/s): cross-CPU runs use {loops} loops instead of "
               f"{default}", flush=True)
         for p in progs:
-            if p["name"] == "bench_page_pool_cross_cpu":
+            if p["name"] in ("bench_page_pool_cross_cpu", "bench_cross_cpu_bare"):
                 p["argv"] = [f"loops={loops}" if a.startswith("loops=") else a
                              for a in p["argv"]]
             elif p["name"] == "bench_peers":
@@ -208,11 +261,16 @@ def prog_from_cmd(cmd):
               "bench_peers": PEER_TYPES}.get(name, [])
     prog = dict(name=name, design=env.get("PAGEPOOL_RING", "-"), argv=argv, env=env,
                 expect=expect)
+    if "PAGEPOOL_RING" in env:
+        prog["ring"] = env["PAGEPOOL_RING"]
     if name == "bench_page_pool_cross_cpu":
         prog["returners"] = int(params.get("returning_cpus", 1))
     if name == "bench_xdp_return":
-        table = int(params.get("table", 0))
-        prog["design"] = next(d for d, (t, _) in XDP_TABLES.items() if t == table)
+        # A ring design's run (PAGEPOOL_RING, direct generation alone), or
+        # a lookup table's A/B.
+        if "ring" not in prog:
+            table = int(params.get("table", 0))
+            prog["design"] = next(d for d, (t, _) in XDP_TABLES.items() if t == table)
         prog["expect"] = xdp_expect(prog["design"])
     return prog
 
@@ -229,7 +287,7 @@ def replay(path, res):
     if m:
         res.load = m.group(1).split()
     res.mode = "replay"
-    rings, tables = set(), set()
+    rings, tables = [], set()
     # re.split gives [pre, tag, round, cmd, body, tag, round, cmd, body, ...]
     for i in range(1, len(chunks) - 3, 4):
         tag, rnd, cmd, out = chunks[i:i + 4]
@@ -238,10 +296,15 @@ def replay(path, res):
         rep = int(rnd) - 1
         reps = max(reps, rep + 1)
         prog = prog_from_cmd(cmd)
-        (tables if prog["name"] == "bench_xdp_return" else rings).add(prog["design"])
+        if "ring" in prog:
+            if prog["ring"] not in rings:
+                rings.append(prog["ring"])
+        elif prog["name"] == "bench_xdp_return":
+            tables.add(prog["design"])
         res.add(prog, rep, parse_output(prog, rep, cmd, out))
     if not reps:
         raise BenchError(f"no measured rounds in {path}")
     res.reps = reps
-    res.ring_designs = [d for d in DESIGNS if d in rings]
+    enum = ring_enum()
+    res.ring_designs = sorted(rings, key=lambda d: enum.index(d) if d in enum else len(enum))
     res.xdp_designs = [d for d in XDP_TABLES if d in tables]

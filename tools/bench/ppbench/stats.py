@@ -7,8 +7,9 @@ published figure). Results also carries what the run said about itself
 (mode, rounds, warm-up, pinning, load, machine facts), for the report."""
 import statistics
 
-from .catalog import (ALLOC_TYPES, CYCLE_TARGETS, DESIGNS, FAST_PATH_FACTOR, KERNEL_E5,
-                      KERNEL_EPYC, PEER_TYPES, SIMPLE_TYPES, XDP_TABLES, XDP_TESTS)
+from .catalog import (ALLOC_TYPES, BARE_VARIANTS, FAST_PATH_FACTOR, KERNEL_E5, KERNEL_EPYC,
+                      PEER_TYPES, SIMPLE_TYPES, XDP_BULK_TEST, XDP_TABLES, XDP_TESTS,
+                      cycle_targets)
 
 
 def median(xs):
@@ -41,8 +42,8 @@ class Results:
         self.dpdk_version = None
         self.selftest = []          # (design, rep, set of tests the selftest regex matched)
         self.load = []              # 1-minute load average before and after
-        # The designs measured (a build without some runs the others).
-        self.ring_designs = list(DESIGNS)
+        # The designs measured: the build's (Runner.choose_designs).
+        self.ring_designs = []
         self.xdp_designs = list(XDP_TABLES)
         self.skipped = []           # what was not run, and why: for the report
 
@@ -99,11 +100,11 @@ def summarize(res):
                          ref_name=ref_name, ref=ref, ratio=ratio,
                          kernel_e5=KERNEL_E5.get(test), kernel_epyc=KERNEL_EPYC.get(test)))
 
-    targets = dict(CYCLE_TARGETS)
     for t in SIMPLE_TYPES:
         for d in res.ring_designs:
             st, ns = res.stat(t, d), res.stat(t, d, field="ns")
             ref_name, ref, ratio = "", None, None
+            targets = dict(cycle_targets(d))
             if t == "tasklet_page_pool01_fast_path" and fast_v:
                 ref_name, ref = f"{fast_name} (x{FAST_PATH_FACTOR})", fast_v
             elif t in targets:
@@ -127,6 +128,13 @@ def summarize(res):
                               returners=n, role=role)
                 row("cross_cpu", f"  x{n} {'returner' if role == 'returner' else 'RX'} "
                     "cycles/page (CPU line)", d, st, ns)
+    for v in BARE_VARIANTS:
+        t = f"bare_cross_cpu_{v}"
+        row("cross_cpu", t, "bare", res.stat(t, kind="rate", field="rate"), None,
+            unit="pages/s")
+        row("cross_cpu", f"  {v} B cycles/object (CPU line)", "bare",
+            res.stat(t, kind="cpu", role="returner"),
+            res.stat(t, kind="cpu", field="ns", role="returner"))
     row("cross_cpu", "dpdk_mempool_cross_cpu", "dpdk", dpdk_rate, None, unit="objects/s")
     for role in ("returner", "rx"):
         st = res.stat("dpdk_mempool_cross_cpu", kind="cpu", role=role)
@@ -142,9 +150,97 @@ def summarize(res):
             row("xdp", f"{t}-direct", d, res.stat(f"{t}-direct", d),
                 res.stat(f"{t}-direct", d, field="ns"), f"{t}-{lookup}",
                 lk["median"] if lk else None, r["median"] if r else None)
+    # The direct generation's returns into each ring design.
+    for d in res.ring_designs:
+        for t in ("xdp_return_frame", "xdp_return_frame_bulk", "xdp_return_frame_bulk_2pools"):
+            row("xdp_ring", f"{t}-direct", d, res.stat(f"{t}-direct", d),
+                res.stat(f"{t}-direct", d, field="ns"))
     for t in ALLOC_TYPES:
         row("page_alloc", t, "-", res.stat(t), res.stat(t, field="ns"))
     for t in PEER_TYPES:
         row("peers", t, "glibc" if t.startswith("glibc") else "dpdk", res.stat(t),
             res.stat(t, field="ns"))
     return rows
+
+
+# The design table: one row per ring design, the columns the targets are
+# about (DESIGN_COLUMNS: key, header, unit, the text table's short
+# header), medians over the rounds.
+DESIGN_COLUMNS = (
+    ("fast", "fast path", "cycles", "fast"),
+    ("put_refill", "non-direct put + refill", "cycles", "put+refill"),
+    ("slow", "slow path", "cycles", "slow"),
+    ("x1_rate", "cross-CPU 1 returner", "M pages/s", "xcpu1 M/s"),
+    ("x1_wall", "cross-CPU 1 returner", "wall cycles/page", "xcpu1 cyc/pg"),
+    ("x2_rate", "cross-CPU 2 returners", "M pages/s", "xcpu2 M/s"),
+    ("xdp_bulk", "XDP bulk return", "cycles/frame", "xdp bulk"),
+    ("fast_ratio", "fast path / DPDK", "ratio", "fast/DPDK"),
+    ("x1_ratio", "cross-CPU / DPDK", "ratio", "xcpu1/DPDK"),
+)
+
+
+def _med(st):
+    return st["median"] if st else None
+
+
+def design_table(res):
+    """The design table: dict(rows, notes). Each row: design, and per
+    DESIGN_COLUMNS key a median (None: not measured, or no equivalent);
+    rates in pages/s. The last row is DPDK's, from the same run, where a
+    column has an equivalent: the fast path (its faster one-object mempool
+    form) and the cross-CPU topology (dpdk_mempool_cross_cpu). Ratios are
+    ours / DPDK. Notes: what the DPDK figures are, DPDK's cross-CPU figure
+    per round (it is bimodal: a median hides which mode a run was in), the
+    bare limit (bench_cross_cpu_bare: the topology without page_pool) and
+    whether the 2-returner runs were oversubscribed."""
+    tsc = res.tsc_hz
+    fast_v, fast_name = res.dpdk_fast()
+    dpdk_rate = _med(res.stat("dpdk_mempool_cross_cpu", kind="rate", field="rate"))
+
+    def wall(rate):
+        return tsc / rate if rate and tsc else None
+
+    def ratio(a, b):
+        return a / b if a is not None and b else None
+
+    rows = []
+    for d in res.ring_designs:
+        x1 = _med(res.stat("page_pool_cross_cpu", d, kind="rate", field="rate", returners=1))
+        fast = _med(res.stat("tasklet_page_pool01_fast_path", d))
+        rows.append(dict(
+            design=d, fast=fast,
+            put_refill=_med(res.stat("tasklet_page_pool02_ptr_ring", d)),
+            slow=_med(res.stat("tasklet_page_pool03_slow", d)),
+            x1_rate=x1, x1_wall=wall(x1),
+            x2_rate=_med(res.stat("page_pool_cross_cpu", d, kind="rate", field="rate",
+                                  returners=2)),
+            xdp_bulk=_med(res.stat(XDP_BULK_TEST, d)),
+            fast_ratio=ratio(fast, fast_v), x1_ratio=ratio(x1, dpdk_rate)))
+    if fast_v is not None or dpdk_rate is not None:
+        rows.append(dict(design="DPDK mempool", fast=fast_v, put_refill=None, slow=None,
+                         x1_rate=dpdk_rate, x1_wall=wall(dpdk_rate), x2_rate=None,
+                         xdp_bulk=None, fast_ratio=None, x1_ratio=None))
+    notes = []
+    if fast_name:
+        notes.append(f"DPDK fast path: {fast_name} (the faster of its one-object forms); "
+                     "cross-CPU: dpdk_mempool_cross_cpu (get on A, SP/SC rte_ring to B, "
+                     "put on B).")
+    per_round = sorted((s["rep"], s["rate"]) for s in res.samples
+                       if s["test"] == "dpdk_mempool_cross_cpu" and s["kind"] == "rate")
+    if per_round:
+        notes.append("DPDK cross-CPU per round (bimodal): "
+                     + ", ".join(f"{r / 1e6:.1f}" for _, r in per_round) + " M objects/s.")
+    bare = []
+    for v in BARE_VARIANTS:
+        r = _med(res.stat(f"bare_cross_cpu_{v}", kind="rate", field="rate"))
+        if r:
+            w = wall(r)
+            bare.append(f"{v} {r / 1e6:.1f} M/s" + (f" ({w:.1f} wall cycles)" if w else ""))
+    if bare:
+        notes.append("bare limit (bench_cross_cpu_bare: the cross-CPU topology, no page_pool; "
+                     "return channel one at a time, batches of 8 / 64, _touch: each side "
+                     "writes a 64-byte descriptor): " + ", ".join(bare) + ".")
+    if 3 > res.ncpus:
+        notes.append(f"cross-CPU 2 returners: 3 threads on {res.ncpus} CPUs, oversubscribed "
+                     "(they time-share: the scheduler's figure as much as the pool's).")
+    return dict(rows=rows, notes=notes)

@@ -19,7 +19,8 @@ time_bench: Sum Type:page_pool_cross_cpu Average: 182 cycles(tsc) CPUs:3 step:2
 Type:page_pool_cross_cpu pages/sec: 17577835 (returned:40000 in 0.002275593 sec, returning_cpus:2 ring:ptr_ring oversubscribed:yes)
 page_pool_cross_cpu: alloc fast:229826 slow:31 refill:675 empty:31 - recycle cached:190274
 """
-CROSS_PROG = dict(name="bench_page_pool_cross_cpu", design="ptr_ring", returners=2, expect=[])
+CROSS_PROG = dict(name="bench_page_pool_cross_cpu", design="ptr_ring", ring="ptr_ring",
+                  returners=2, expect=[])
 
 ELEM = ("time_bench: Type:tasklet_page_pool02_ptr_ring Per elem: 18 cycles(tsc) 9.394 ns "
         "(step:0) - (measurement period time:0.000187887 sec time_interval:187887) - "
@@ -68,7 +69,7 @@ class ParseTest(unittest.TestCase):
 
     def test_cross_cpu_wrong_ring(self):
         with self.assertRaisesRegex(BenchError, "ran with ring:ptr_ring, not lanes"):
-            parse_output(dict(CROSS_PROG, design="lanes"), 0, "cmd", CROSS)
+            parse_output(dict(CROSS_PROG, design="lanes", ring="lanes"), 0, "cmd", CROSS)
 
     def test_missing_sum_line(self):
         text = "\n".join(l for l in CROSS.splitlines() if "Sum" not in l)

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * The owner's side of the home state (<net/page_pool/helpers.h>, "Home
+ * state", has the words and the rules; the inline allocation and direct
+ * put are there): taking netmems out of the ring, and the question a
+ * page's release asks first. Private to src/core.
+ *
+ * Memory orders: the home word is written only by the pool's owner and
+ * read by others only in page_pool_home_releasable(), all with
+ * READ_ONCE/WRITE_ONCE (H2: relaxed, no ordering of its own). What the
+ * owner must see of pp_put_seq comes with the netmem: a put's increment
+ * is made before the store that publishes the netmem in the ring, which
+ * the refill acquires (the ring's P1/C1, LS1); a put made before a
+ * hand-off that the owner's allocation follows is seen through that
+ * hand-off's own synchronisation.
+ */
+#ifndef _PP_CORE_HOME_H
+#define _PP_CORE_HOME_H
+
+#include <net/netmem.h>
+#include <net/page_pool/helpers.h>
+#include <net/page_pool/types.h>
+
+#include "core/core_internal.h"
+
+/* A duplicate put found by the owner (home.c): WARN and count. */
+void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const char *where);
+
+/*
+ * One netmem taken out of the ring by the owner (the refill, destroy's
+ * drain): true if it brings the netmem home (out, and every put counted
+ * before it went out taken: seen == base), false if it is a duplicate,
+ * reported here, which the caller drops. The netmem is this pool's: a put
+ * checks the pool before it counts, and a page does not leave the pool
+ * while a put of it is in a ring (page_pool_home_releasable()) - unless
+ * two puts raced, which nothing here can tell (helpers.h). So the refill
+ * reads no struct page at all; destroy's drain checks anyway
+ * (page_pool_home_take_checked()).
+ */
+static __always_inline bool page_pool_home_take(struct page_pool *pool, netmem_ref netmem,
+						const char *where)
+{
+	struct page_pool_home *home = netmem_home_ref(netmem);
+	u32 ob = READ_ONCE(home->out_base);
+	u32 seen = READ_ONCE(home->seen);
+
+	WRITE_ONCE(home->seen, seen + 1);
+	if (likely(ob == ((seen << 1) | PP_HOME_OUT))) {
+		WRITE_ONCE(home->out_base, ob & ~PP_HOME_OUT);
+		return true;
+	}
+	/* Home already, or an older trip's put: counted, and dropped. */
+	page_pool_home_dup(pool, netmem, where);
+	return false;
+}
+
+/* The same, for destroy's drain: a netmem that is no longer this pool's
+ * (two racing puts let it go) is dropped without touching its words. */
+static inline bool page_pool_home_take_checked(struct page_pool *pool, netmem_ref netmem,
+					       const char *where)
+{
+	if (unlikely(netmem_get_pp(netmem) != pool)) {
+		page_pool_home_dup(pool, netmem, where);
+		return false;
+	}
+	return page_pool_home_take(pool, netmem, where);
+}
+
+/* The refill put netmems from the ring at alloc.cache[@from..count):
+ * keep those that come home, in order. The owner only. */
+static __always_inline void page_pool_home_take_refilled(struct page_pool *pool, u32 from)
+{
+	u32 i, j = from;
+
+	for (i = from; i < pool->alloc.count; i++) {
+		netmem_ref netmem = pool->alloc.cache[i];
+
+		if (likely(page_pool_home_take(pool, netmem, "refill")))
+			pool->alloc.cache[j++] = netmem;
+	}
+	pool->alloc.count = j;
+}
+
+/*
+ * May this netmem go back to the page allocator (or its provider)? Not
+ * while a put of it waits in a ring (pp_put_seq != seen): that put would
+ * later name a page that may be someone else's. Any context; the home
+ * word is read racily (H2), but a caller holding the page's last
+ * reference of this trip sees every take that came before the trip.
+ */
+static __always_inline bool page_pool_home_releasable(netmem_ref netmem)
+{
+	return __page_pool_put_seq(netmem) == READ_ONCE(netmem_home_ref(netmem)->seen);
+}
+
+/* A put counted for the ring found no room there: it goes home instead
+ * (page_pool_return_page()), uncounted. The putter, still holding it. */
+static __always_inline void page_pool_home_uncount(netmem_ref netmem)
+{
+	unsigned long *seq = netmem_put_seq_ref(netmem);
+
+	WRITE_ONCE(*seq, READ_ONCE(*seq) - 1);
+}
+
+#endif /* _PP_CORE_HOME_H */
