@@ -455,7 +455,10 @@ static __always_inline void page_pool_ring_refill(struct page_pool *pool, int pr
 			  ppcore_mag_refill(pool, pref_nid) :
 			  ppcore_llist_refill(pool, pref_nid);
 
-		page_pool_home_take_refilled(pool, from);
+		/* The magazines take theirs home themselves, page by page
+		 * where a page of another node must go home after its take. */
+		if (page_pool_ring_design(pool) != PP_RING_MAGAZINE)
+			page_pool_home_take_refilled(pool, from);
 		if (ok && !pool->alloc.count)
 			alloc_stat_inc(pool, empty);
 		return;

@@ -530,16 +530,21 @@ void ppcore_mag_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 n)
 	local_bh_enable();
 	if (done == n)
 		return;
-	/* The rest is still ours, in flight: the pool is alive. */
+	/* The rest is still ours, in flight: the pool is alive. Their puts
+	 * were counted for the ring (home state): uncounted, they go home. */
 	recycle_stat_inc(pool, ring_full);
-	for (i = done; i < n; i++)
+	for (i = done; i < n; i++) {
+		page_pool_home_uncount(bulk[i]);
 		page_pool_return_page(pool, bulk[i]);
+	}
 }
 
 /*
  * The consumer takes @m's slots from m->taken up to @end (published) into
- * the alloc cache, as far as the refill goes; *@consumed counts them. A
- * page of another node goes home and ends the refill: false.
+ * the alloc cache, as far as the refill goes; *@consumed counts them.
+ * Each comes home as it leaves the ring (home state: a duplicate put is
+ * dropped here), as the ptr_ring's refill does (page_pool_refill_from()).
+ * A page of another node goes home and ends the refill: false.
  */
 static __always_inline bool pp_mag_take(struct page_pool *pool, struct pp_mag *m, u32 end,
 					int pref_nid, u32 *consumed)
@@ -547,17 +552,25 @@ static __always_inline bool pp_mag_take(struct page_pool *pool, struct pp_mag *m
 	u32 t = m->taken, k = min(end - t, PP_ALLOC_CACHE_REFILL - pool->alloc.count);
 
 	if (likely(nr_node_ids <= 1)) {
-		memcpy(&pool->alloc.cache[pool->alloc.count], &m->slot[t], k * sizeof(netmem_ref));
+		u32 from = pool->alloc.count;
+
+		memcpy(&pool->alloc.cache[from], &m->slot[t], k * sizeof(netmem_ref));
 		pool->alloc.count += k;
 		m->taken = t + k;
 		*consumed += k;
+		page_pool_home_take_refilled(pool, from);
 		return true;
 	}
 	while (k--) {
 		netmem_ref netmem = m->slot[t++];
 
 		++*consumed;
-		if (likely(netmem_is_pref_nid(netmem, pref_nid))) {
+		if (unlikely(!page_pool_home_take(pool, netmem, "refill")))
+			continue;
+		/* A page with a duplicate put still in a ring stays (it may
+		 * not go back to the page allocator yet). */
+		if (likely(netmem_is_pref_nid(netmem, pref_nid)) ||
+		    unlikely(!page_pool_home_releasable(netmem))) {
 			pool->alloc.cache[pool->alloc.count++] = netmem;
 		} else {
 			m->taken = t;
