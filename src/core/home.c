@@ -11,17 +11,21 @@
 #include "core/core_internal.h"
 #include "core/home.h"
 
-__cold void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const char *where)
+__cold void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const char *where,
+			       enum pp_home_dup why)
 {
-	if (netmem_get_pp(netmem) != pool) {
+	if (why == PP_DUP_NOT_OURS) {
 		/* Put into this pool's ring while the page was still its,
-		 * found after the page left: a stale put. */
+		 * found after the page left: two puts raced. */
 		ppcore_count_misuse(PPCORE_MISUSE_FOREIGN_POOL);
 		WARN(1, "page_pool %u: %s: %#lx in the ring is no longer this pool's page: a put after its release?",
 		     pool->user.id, where, (unsigned long)netmem);
 		return;
 	}
 	ppcore_count_misuse(PPCORE_MISUSE_DOUBLE_PUT);
-	WARN(1, "page_pool %u: %s: %#lx put twice (it was back in the pool already); the second put is dropped",
-	     pool->user.id, where, (unsigned long)netmem);
+	WARN(1, "page_pool %u: %s: %#lx put twice (%s); the second put is dropped",
+	     pool->user.id, where, (unsigned long)netmem,
+	     why == PP_DUP_HOME ? "it was back in the pool already" :
+	     why == PP_DUP_IN_RING ? "a put of it is in the ring already" :
+				     "a put of it was still in the ring when it went out again");
 }

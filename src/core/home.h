@@ -23,8 +23,15 @@
 
 #include "core/core_internal.h"
 
-/* A duplicate put found by the owner (home.c): WARN and count. */
-void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const char *where);
+/* Why a put is a duplicate (home.c reports it: WARN and count). */
+enum pp_home_dup {
+	PP_DUP_HOME,		/* the netmem was back in the pool already */
+	PP_DUP_STALE,		/* made before the netmem went out again */
+	PP_DUP_IN_RING,		/* a put of this trip is in the ring already */
+	PP_DUP_NOT_OURS,	/* in the ring, but the page left the pool */
+};
+void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const char *where,
+			enum pp_home_dup why);
 
 /*
  * One netmem taken out of the ring by the owner (the refill, destroy's
@@ -50,7 +57,17 @@ static __always_inline bool page_pool_home_take(struct page_pool *pool, netmem_r
 		return true;
 	}
 	/* Home already, or an older trip's put: counted, and dropped. */
-	page_pool_home_dup(pool, netmem, where);
+	page_pool_home_dup(pool, netmem, where, (ob & PP_HOME_OUT) ? PP_DUP_STALE : PP_DUP_HOME);
+	/* Its holder let it go meanwhile, and this was the last put of it
+	 * left in a ring: the deferred release is ours now. */
+	if (unlikely(READ_ONCE(*netmem_put_seq_ref(netmem)) & PP_PUT_SEQ_LIMBO)) {
+		unsigned long ps = READ_ONCE(*netmem_put_seq_ref(netmem));
+
+		if ((u32)ps == seen + 1) {
+			WRITE_ONCE(*netmem_put_seq_ref(netmem), ps & ~PP_PUT_SEQ_LIMBO);
+			page_pool_return_page(pool, netmem);
+		}
+	}
 	return false;
 }
 
@@ -60,7 +77,7 @@ static inline bool page_pool_home_take_checked(struct page_pool *pool, netmem_re
 					       const char *where)
 {
 	if (unlikely(netmem_get_pp(netmem) != pool)) {
-		page_pool_home_dup(pool, netmem, where);
+		page_pool_home_dup(pool, netmem, where, PP_DUP_NOT_OURS);
 		return false;
 	}
 	return page_pool_home_take(pool, netmem, where);
@@ -82,15 +99,52 @@ static __always_inline void page_pool_home_take_refilled(struct page_pool *pool,
 }
 
 /*
- * May this netmem go back to the page allocator (or its provider)? Not
- * while a put of it waits in a ring (pp_put_seq != seen): that put would
- * later name a page that may be someone else's. Any context; the home
- * word is read racily (H2), but a caller holding the page's last
- * reference of this trip sees every take that came before the trip.
+ * May this netmem go back to the page allocator (or its provider) now?
+ * Not while a put of it waits in a ring (pp_put_seq != seen): that put
+ * would later name a page that may be someone else's; the release is then
+ * deferred (page_pool_home_defer_release()). Any context; the home word is
+ * read racily (H2), but a caller holding the page's last reference of
+ * this trip, or the owner, sees every take that came before.
  */
 static __always_inline bool page_pool_home_releasable(netmem_ref netmem)
 {
-	return __page_pool_put_seq(netmem) == READ_ONCE(netmem_home_ref(netmem)->seen);
+	unsigned long ps = READ_ONCE(*netmem_put_seq_ref(netmem));
+
+	return !(ps & PP_PUT_SEQ_LIMBO) && (u32)ps == READ_ONCE(netmem_home_ref(netmem)->seen);
+}
+
+/* The release waits for the owner to take the last put of the netmem out
+ * of its ring (page_pool_home_take()); until then it counts as in flight. */
+static __always_inline void page_pool_home_defer_release(netmem_ref netmem)
+{
+	unsigned long *seq = netmem_put_seq_ref(netmem);
+
+	WRITE_ONCE(*seq, READ_ONCE(*seq) | PP_PUT_SEQ_LIMBO);
+}
+
+/*
+ * A put that sends its netmem back to the page allocator instead of the
+ * pool (not recyclable, or the ring full): a netmem that is home already
+ * (the first put of this trip cached it), or whose first put of this trip
+ * waits in the ring, is a duplicate - reported and dropped, not freed
+ * under the cache or the ring. A second put made after the first sees
+ * the owner's "home", or the first's count (helpers.h).
+ */
+static inline void page_pool_put_return_page(struct page_pool *pool, netmem_ref netmem)
+{
+	u32 ob = READ_ONCE(netmem_home_ref(netmem)->out_base);
+
+	if (unlikely(!(ob & PP_HOME_OUT))) {
+		page_pool_home_dup(pool, netmem, "release", PP_DUP_HOME);
+		return;
+	}
+	/* A put of this trip went into the ring already (and brings the
+	 * page home when taken out): this one is the duplicate. */
+	if (unlikely((ob >> 1) != (__page_pool_put_seq(netmem) & (U32_MAX >> 1)))) {
+		page_pool_home_dup(pool, netmem, "release", PP_DUP_IN_RING);
+		return;
+	}
+	page_pool_return_page(pool, netmem);
 }
 
 /* A put counted for the ring found no room there: it goes home instead

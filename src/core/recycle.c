@@ -40,7 +40,7 @@ static bool page_pool_recycle_in_cache(netmem_ref netmem, struct page_pool *pool
 	 * dealt with by dropping it. */
 	if (unlikely(!__page_pool_home_direct(netmem))) {
 		ppcore_consumer_exit(pool);
-		page_pool_home_dup(pool, netmem, "direct put");
+		page_pool_home_dup(pool, netmem, "direct put", PP_DUP_HOME);
 		return true;
 	}
 	pool->alloc.cache[pool->alloc.count++] = netmem;
@@ -55,7 +55,7 @@ static bool page_pool_recycle_in_cache(netmem_ref netmem, struct page_pool *pool
 static noinline void page_pool_put_release(struct page_pool *pool, netmem_ref netmem)
 {
 	recycle_stat_inc(pool, released_refcnt);
-	page_pool_return_page(pool, netmem);
+	page_pool_put_return_page(pool, netmem);
 }
 
 /* Recycle into the cache if allowed; returns the netmem when it should go
@@ -124,7 +124,7 @@ static noinline void page_pool_put_ring_full(struct page_pool *pool, netmem_ref 
 {
 	recycle_stat_inc(pool, ring_full);
 	page_pool_home_uncount(netmem);
-	page_pool_return_page(pool, netmem);
+	page_pool_put_return_page(pool, netmem);
 }
 
 /* A netmem __page_pool_put_page() left for the ring. */

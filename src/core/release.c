@@ -282,11 +282,11 @@ void page_pool_return_page(struct page_pool *pool, netmem_ref netmem)
 	bool put = true;
 
 	/* A duplicate put of it still waits in a ring (reported when it
-	 * was made or when it is taken out): the page stays the pool's,
-	 * out of circulation, rather than go to the page allocator while
-	 * that put names it. */
+	 * is taken out): the page stays the pool's, in flight, until the
+	 * owner takes that put out and releases it then, rather than go to
+	 * the page allocator while the put names it. */
 	if (unlikely(!page_pool_home_releasable(netmem))) {
-		page_pool_home_dup(pool, netmem, "release with a put still in the ring");
+		page_pool_home_defer_release(netmem);
 		return;
 	}
 

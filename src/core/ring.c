@@ -79,7 +79,7 @@ void page_pool_shared_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bu
 	/* Ring full: free the rest outside the lock (put_page can be slow). */
 	for (; i < bulk_len; i++) {
 		page_pool_home_uncount(bulk[i]);
-		page_pool_return_page(pool, bulk[i]);
+		page_pool_put_return_page(pool, bulk[i]);
 	}
 }
 
@@ -122,15 +122,6 @@ void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem)
 	 * duplicate put is dropped here. */
 	if (!page_pool_home_take_checked(pool, netmem, "destroy"))
 		return;
-	/* Another put of it is still in a ring (a duplicate, reported when
-	 * it is taken out): park it until that put is taken out too
-	 * (page_pool_release_parked()). With no room left it stays out of
-	 * circulation (page_pool_return_page() reports it). */
-	if (unlikely(!page_pool_home_releasable(netmem)) &&
-	    pool->nr_parked < ARRAY_SIZE(pool->parked)) {
-		pool->parked[pool->nr_parked++] = netmem;
-		return;
-	}
 	/* Pages in the ring are owned by the pool alone. */
 	if (netmem_ref_count(netmem) != 1)
 		pr_crit("%s() page_pool refcnt %d violation\n", __func__,
@@ -157,26 +148,8 @@ void page_pool_empty_ring(struct page_pool *pool)
 	}
 	if (page_pool_has_lanes(pool) && consumed)
 		ppcore_ring_credits_put(pool, consumed);
-	page_pool_release_parked(pool);
 }
 
-/* Pages a drain parked (page_pool_return_ring_page()) whose other puts
- * were all taken out since go back to the page allocator. Destroy's
- * context. */
-void page_pool_release_parked(struct page_pool *pool)
-{
-	u32 i, kept = 0;
-
-	for (i = 0; i < pool->nr_parked; i++) {
-		netmem_ref netmem = pool->parked[i];
-
-		if (page_pool_home_releasable(netmem))
-			page_pool_return_page(pool, netmem);
-		else
-			pool->parked[kept++] = netmem;
-	}
-	pool->nr_parked = kept;
-}
 
 /* Before the pool is freed: a producer still inside the producer lock
  * (page_pool_recycle_in_shared_ring()) has left it once we took it. */

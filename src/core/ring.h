@@ -191,7 +191,6 @@ void page_pool_ring_design_free(struct page_pool *pool);
 void page_pool_shared_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
 				u32 room);
 void page_pool_empty_ring(struct page_pool *pool);
-void page_pool_release_parked(struct page_pool *pool);
 void page_pool_ring_sync_producers(struct page_pool *pool);
 bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem);
 /* A netmem out of a lane or the ring goes home (destroy). */

@@ -10,6 +10,9 @@
  * put after a ring put of the same trip, a ring put after a direct put
  * whose page is handed out again before the refill, and two ring puts a
  * refill takes apart with the page handed out between them.
+ * And a second put that would send the page back to the page allocator
+ * (the ring full, an extra page reference) after the first cached it or
+ * put it into the ring; a release while a duplicate waits in the ring.
  * (A put after the page was handed out again belongs to the new trip: no
  * scheme that counts references can tell it from its holder's put.)
  */
@@ -254,6 +257,116 @@ static void test_remote_twice_across_refill(void **state)
 	check_end(pool, held, n, dp0);
 }
 
+/* Fill the ring until a put finds it full (pages from @fill, counted in
+ * *@used); returns how many went in. @pool_size 64 makes that quick. */
+static struct page_pool *make_small_pool(void)
+{
+	struct page_pool_params pp = { .pool_size = 64, .nid = NUMA_NO_NODE };
+	struct page_pool *pool = page_pool_create(&pp);
+
+	assert_false(IS_ERR_OR_NULL(pool));
+	return pool;
+}
+
+static int fill_ring(struct page_pool *pool, struct page **fill, int n)
+{
+	u64 full0 = kapi_stats(pool).recycle_stats.ring_full;
+	int i = 0;
+
+	while (kapi_stats(pool).recycle_stats.ring_full == full0) {
+		assert_true(i < n);
+		put_ring(pool, fill[i++]);
+	}
+	return i;
+}
+
+/*
+ * The second put cannot go into the pool - the ring is full, or the page
+ * has an extra page reference (not recyclable) - and would send the page
+ * back to the page allocator: after a direct put that cached it, that
+ * would free it under the cache; after a ring put of this trip, under
+ * the ring. Either way it is the duplicate: reported, dropped.
+ * @first_direct: the first put is direct (else into the ring).
+ * @extra_ref: the second put holds an extra page reference (else it finds
+ * the ring full).
+ */
+static void release_second(bool first_direct, bool extra_ref)
+{
+	struct page_pool *pool = make_small_pool();
+	unsigned long dp0 = double_puts();
+	struct page *held[2 * POOL_SIZE], *fill[256], *p;
+	int i, n, nf = 0, used = 0;
+
+	hard_warns();
+	p = page_pool_dev_alloc_pages(pool);
+	for (i = 0; i < 160; i++)
+		assert_non_null(fill[nf++] = page_pool_dev_alloc_pages(pool));
+	n = empty_cache(pool, held, 0);
+	if (first_direct)
+		put_direct(pool, p);
+	else
+		put_ring(pool, p);
+	if (extra_ref) {
+		get_page(p);
+		put_ring(pool, p);
+		assert_int_equal(page_ref_count(p), 2);	/* the duplicate freed nothing */
+		put_page(p);
+	} else {
+		used = fill_ring(pool, fill, nf);
+		put_ring(pool, p);
+	}
+	assert_int_equal(double_puts() - dp0, 1);	/* at once */
+	assert_int_equal(hard_warns(), 1);
+	for (i = used; i < nf; i++)
+		put_ring(pool, fill[i]);
+	/* No allocation may hand p out twice. */
+	hard_assert_distinct_allocs(pool, 256);
+	assert_int_equal(double_puts() - dp0, 1);
+	assert_int_equal(hard_warns(), 0);
+	for (i = 0; i < n; i++)
+		page_pool_put_full_page(pool, held[i], false);
+	page_pool_destroy(pool);
+	pp_workqueue_run_all();
+	kapi_assert_all_pages_home();
+}
+
+static void test_direct_then_ring_full(void **state) { (void)state; release_second(true, false); }
+static void test_ring_then_ring_full(void **state) { (void)state; release_second(false, false); }
+static void test_direct_then_extra_ref(void **state) { (void)state; release_second(true, true); }
+static void test_ring_then_extra_ref(void **state) { (void)state; release_second(false, true); }
+
+/*
+ * A duplicate put waits in the ring while the page, home, is released
+ * (page_pool_update_nid() empties the cache): the release waits until the
+ * owner takes the duplicate out, then the page goes; it is not lost and
+ * the destroyed pool is freed. One double put, one report.
+ */
+static void test_release_with_dup_in_ring(void **state)
+{
+	struct page_pool *pool = make_pool();
+	unsigned long dp0 = double_puts();
+	struct page *p;
+	u32 id = pp_page_pool_id(pool);
+	struct pp_page_pool_info info;
+
+	(void)state;
+	hard_warns();
+	p = page_pool_dev_alloc_pages(pool);
+	put_direct(pool, p);
+	put_ring(pool, p);			/* the duplicate, in the ring */
+	local_bh_disable();
+	page_pool_update_nid(pool, 0);		/* releases the cache: p waits */
+	local_bh_enable();
+	assert_int_equal(hard_inflight(pool), 1);
+	hard_assert_distinct_allocs(pool, 256);	/* the refill takes the duplicate */
+	assert_int_equal(double_puts() - dp0, 1);
+	assert_int_equal(hard_warns(), 1);
+	page_pool_destroy(pool);
+	pp_workqueue_run_all();
+	assert_int_equal(pp_page_pool_get_info(id, &info), -ENOENT);
+	kapi_assert_all_pages_home();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +378,11 @@ int main(void)
 		EACH_RING(test_remote_then_direct),
 		EACH_RING(test_direct_then_remote_realloc),
 		EACH_RING(test_remote_twice_across_refill),
+		EACH_RING(test_direct_then_ring_full),
+		EACH_RING(test_ring_then_ring_full),
+		EACH_RING(test_direct_then_extra_ref),
+		EACH_RING(test_ring_then_extra_ref),
+		EACH_RING(test_release_with_dup_in_ring),
 	};
 
 	kapi_setup();

@@ -179,11 +179,13 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
  *                    one trip is dropped does not matter: both name the
  *                    same netmem.
  * A duplicate is reported (WARN, the double_put misuse counter) where the
- * owner finds it, at once for a direct put, at the refill for a put into
- * the ring; the netmem is cached once. A page goes back to the page
- * allocator only with no put of it left in a ring (pp_put_seq == seen),
- * and both live on while it is free, so a stale put in some ring stays
- * recognisable whatever the page does next.
+ * owner finds it, at once for a direct put (or a put that would release a
+ * page that is home), at the refill for a put into the ring; the netmem
+ * is cached once. A page goes back to the page allocator only with no put
+ * of it left in a ring (pp_put_seq == seen): a release that finds one
+ * there is deferred (PP_PUT_SEQ_LIMBO) until the owner takes the last of
+ * them out; both words live on while the page is free, so a stale put in
+ * some ring stays recognisable whatever the page does next.
  * Caught: a second put of one trip made after the first (in the
  * happens-before sense) and before the pool hands the page out again -
  * whether it finds the page in the cache, in the ring, or still out
@@ -197,6 +199,10 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
  * tests/hardening/double_put_orders holds every order to this.
  */
 #define PP_HOME_OUT		0x1u
+/* In pp_put_seq: the page's holder let it go, but it could not go back
+ * to the page allocator with a (duplicate) put of it still in a ring; the
+ * owner releases it when it takes the last of those out (src/core/home.h). */
+#define PP_PUT_SEQ_LIMBO	(1UL << (BITS_PER_LONG - 1))
 
 static __always_inline u32 __page_pool_put_seq(netmem_ref netmem)
 {

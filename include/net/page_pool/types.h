@@ -215,11 +215,6 @@ struct page_pool {
 	 * lanes nor ptr_ring (src/core/ring_*.c), set at init. */
 	u8 ring_design;
 	void *ring_state;
-	/* Destroy's drain parks a page here when another put of it (a
-	 * duplicate) is still in a ring; only destroy and its retry work
-	 * touch these (src/core/ring.c, page_pool_release_parked()). */
-	netmem_ref parked[16];
-	u32 nr_parked;
 
 	/* DMA tracking (src/core/dma_track.c): the design and its state. */
 	u8 dma_tracking;		/* enum pp_dma_tracking */
