@@ -535,7 +535,7 @@ void ppcore_mag_recycle_bulk(struct page_pool *pool, netmem_ref *bulk, u32 n)
 	recycle_stat_inc(pool, ring_full);
 	for (i = done; i < n; i++) {
 		page_pool_home_uncount(bulk[i]);
-		page_pool_return_page(pool, bulk[i]);
+		page_pool_put_return_page(pool, bulk[i]);
 	}
 }
 
