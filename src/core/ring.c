@@ -22,7 +22,7 @@
 #include "core/core_internal.h"
 #include "core/ring.h"
 
-static bool page_pool_producer_lock(struct page_pool *pool)
+bool page_pool_producer_lock(struct page_pool *pool)
 {
 	bool in_softirq = in_softirq();
 
@@ -33,7 +33,7 @@ static bool page_pool_producer_lock(struct page_pool *pool)
 	return in_softirq;
 }
 
-static void page_pool_producer_unlock(struct page_pool *pool, bool in_softirq)
+void page_pool_producer_unlock(struct page_pool *pool, bool in_softirq)
 {
 	if (in_softirq)
 		spin_unlock(&pool->ring.producer_lock);

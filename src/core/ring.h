@@ -191,6 +191,10 @@ void page_pool_ring_design_free(struct page_pool *pool);
 void page_pool_shared_ring_bulk(struct page_pool *pool, netmem_ref *bulk, u32 bulk_len,
 				u32 room);
 void page_pool_empty_ring(struct page_pool *pool);
+/* The shared ring's producer lock, from any context but hard IRQ: true
+ * if the caller was in softirq already (pass it to the unlock). */
+bool page_pool_producer_lock(struct page_pool *pool);
+void page_pool_producer_unlock(struct page_pool *pool, bool in_softirq);
 void page_pool_ring_sync_producers(struct page_pool *pool);
 bool page_pool_recycle_in_shared_ring(struct page_pool *pool, netmem_ref netmem);
 /* A netmem out of a lane or the ring goes home (destroy). */

@@ -419,34 +419,15 @@ static u32 pp_mag_put_credited(struct page_pool *pool, struct pp_mag_depot *d,
 	return done;
 }
 
-static bool pp_mag_producer_lock(struct page_pool *pool)
-{
-	bool in_softirq = in_softirq();
-
-	if (in_softirq)
-		spin_lock(&pool->ring.producer_lock);
-	else
-		spin_lock_bh(&pool->ring.producer_lock);
-	return in_softirq;
-}
-
-static void pp_mag_producer_unlock(struct page_pool *pool, bool in_softirq)
-{
-	if (in_softirq)
-		spin_unlock(&pool->ring.producer_lock);
-	else
-		spin_unlock_bh(&pool->ring.producer_lock);
-}
-
 /* The shared CPU's threads: its magazine under the producer lock. */
 static noinline bool pp_mag_recycle_shared(struct page_pool *pool, netmem_ref netmem)
 {
 	struct pp_mag_depot *d = pp_mag_depot(pool);
-	bool in_softirq = pp_mag_producer_lock(pool);
+	bool in_softirq = page_pool_producer_lock(pool);
 	u32 done = pp_mag_put_credited(pool, d, &d->cpu[__PP_CPU_SHARED], __PP_CPU_SHARED,
 				       &netmem, 1);
 
-	pp_mag_producer_unlock(pool, in_softirq);
+	page_pool_producer_unlock(pool, in_softirq);
 	return done;
 }
 

@@ -110,6 +110,25 @@ static void check_end(struct page_pool *pool, struct page **held, int n, unsigne
 	kapi_assert_all_pages_home();
 }
 
+/* What most cases start from: a pool, the counters before, the page @p
+ * out, and the cache emptied into @held so the next allocation refills
+ * from the ring. */
+struct dp_case {
+	struct page_pool *pool;
+	unsigned long dp0;
+	struct page *held[2 * POOL_SIZE], *p;
+	int n;
+};
+
+static void dp_begin(struct dp_case *c)
+{
+	c->pool = make_pool();
+	c->dp0 = double_puts();
+	hard_warns();
+	c->p = page_pool_dev_alloc_pages(c->pool);
+	c->n = empty_cache(c->pool, c->held, 0);
+}
+
 static void test_direct_direct(void **state)
 {
 	struct page_pool *pool = make_pool();
@@ -127,36 +146,26 @@ static void test_direct_direct(void **state)
 
 static void test_ring_ring(void **state)
 {
-	struct page_pool *pool = make_pool();
-	unsigned long dp0 = double_puts();
-	struct page *held[2 * POOL_SIZE], *p;
-	int n;
+	static struct dp_case c;
 
 	(void)state;
-	hard_warns();
-	p = page_pool_dev_alloc_pages(pool);
-	n = empty_cache(pool, held, 0);
-	put_ring(pool, p);
-	put_ring(pool, p);
-	check_end(pool, held, n, dp0);
+	dp_begin(&c);
+	put_ring(c.pool, c.p);
+	put_ring(c.pool, c.p);
+	check_end(c.pool, c.held, c.n, c.dp0);
 }
 
 /* The ring put first: the direct put takes the page (it is out), the
  * ring's copy is dropped when taken out. */
 static void test_ring_then_direct(void **state)
 {
-	struct page_pool *pool = make_pool();
-	unsigned long dp0 = double_puts();
-	struct page *held[2 * POOL_SIZE], *p;
-	int n;
+	static struct dp_case c;
 
 	(void)state;
-	hard_warns();
-	p = page_pool_dev_alloc_pages(pool);
-	n = empty_cache(pool, held, 0);
-	put_ring(pool, p);
-	put_direct(pool, p);
-	check_end(pool, held, n, dp0);
+	dp_begin(&c);
+	put_ring(c.pool, c.p);
+	put_direct(c.pool, c.p);
+	check_end(c.pool, c.held, c.n, c.dp0);
 }
 
 /* The direct put first; the page is handed out again (LIFO: the next
@@ -164,21 +173,16 @@ static void test_ring_then_direct(void **state)
  * older than the allocation. */
 static void test_direct_then_ring_realloc(void **state)
 {
-	struct page_pool *pool = make_pool();
-	unsigned long dp0 = double_puts();
-	struct page *held[2 * POOL_SIZE], *p;
-	int n;
+	static struct dp_case c;
 
 	(void)state;
-	hard_warns();
-	p = page_pool_dev_alloc_pages(pool);
-	n = empty_cache(pool, held, 0);
-	put_direct(pool, p);
-	put_ring(pool, p);
-	held[n++] = page_pool_dev_alloc_pages(pool);
-	assert_ptr_equal(held[n - 1], p);	/* out again, legitimately */
-	assert_int_equal(double_puts() - dp0, 0);
-	check_end(pool, held, n, dp0);
+	dp_begin(&c);
+	put_direct(c.pool, c.p);
+	put_ring(c.pool, c.p);
+	c.held[c.n++] = page_pool_dev_alloc_pages(c.pool);
+	assert_ptr_equal(c.held[c.n - 1], c.p);	/* out again, legitimately */
+	assert_int_equal(double_puts() - c.dp0, 0);
+	check_end(c.pool, c.held, c.n, c.dp0);
 }
 
 static void test_remote_twice(void **state)
@@ -199,36 +203,26 @@ static void test_remote_twice(void **state)
 
 static void test_remote_then_direct(void **state)
 {
-	struct page_pool *pool = make_pool();
-	unsigned long dp0 = double_puts();
-	struct page *held[2 * POOL_SIZE], *p;
-	int n;
+	static struct dp_case c;
 
 	(void)state;
-	hard_warns();
-	p = page_pool_dev_alloc_pages(pool);
-	n = empty_cache(pool, held, 0);
-	put_remote(pool, &p, 1);
-	put_direct(pool, p);
-	check_end(pool, held, n, dp0);
+	dp_begin(&c);
+	put_remote(c.pool, &c.p, 1);
+	put_direct(c.pool, c.p);
+	check_end(c.pool, c.held, c.n, c.dp0);
 }
 
 static void test_direct_then_remote_realloc(void **state)
 {
-	struct page_pool *pool = make_pool();
-	unsigned long dp0 = double_puts();
-	struct page *held[2 * POOL_SIZE], *p;
-	int n;
+	static struct dp_case c;
 
 	(void)state;
-	hard_warns();
-	p = page_pool_dev_alloc_pages(pool);
-	n = empty_cache(pool, held, 0);
-	put_direct(pool, p);
-	put_remote(pool, &p, 1);
-	held[n++] = page_pool_dev_alloc_pages(pool);
-	assert_ptr_equal(held[n - 1], p);
-	check_end(pool, held, n, dp0);
+	dp_begin(&c);
+	put_direct(c.pool, c.p);
+	put_remote(c.pool, &c.p, 1);
+	c.held[c.n++] = page_pool_dev_alloc_pages(c.pool);
+	assert_ptr_equal(c.held[c.n - 1], c.p);
+	check_end(c.pool, c.held, c.n, c.dp0);
 }
 
 /* Two remote puts of one page behind 63 others: a refill of 64 takes the
