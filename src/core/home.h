@@ -5,8 +5,9 @@
  * put are there): taking netmems out of the ring, and the question a
  * page's release asks first. Private to src/core.
  *
- * Memory orders: the home word is written only by the pool's owner and
- * read by others only in page_pool_home_releasable(), all with
+ * Memory orders: the home words are written only by the pool's owner and
+ * read by others only on a put's way to a release
+ * (page_pool_put_return_page(), page_pool_home_releasable()), all with
  * READ_ONCE/WRITE_ONCE (H2: relaxed, no ordering of its own). What the
  * owner must see of pp_put_seq comes with the netmem: a put's increment
  * is made before the store that publishes the netmem in the ring, which
