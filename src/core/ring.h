@@ -205,6 +205,28 @@ void page_pool_return_ring_page(struct page_pool *pool, netmem_ref netmem);
  * kernel's page_pool_refill_alloc_cache() is).
  */
 /*
+ * One netmem taken out of the ring by a refill on a machine with several
+ * nodes: home into the alloc cache, or dropped as a duplicate; a page of
+ * another node goes back to the page allocator instead (waive) and ends
+ * the refill: false. A page with a duplicate put still in a ring stays
+ * (it may not go back to the page allocator yet).
+ */
+static __always_inline bool page_pool_refill_take_one(struct page_pool *pool, netmem_ref netmem,
+						      int pref_nid)
+{
+	if (unlikely(!page_pool_home_take(pool, netmem, "refill")))
+		return true;
+	if (likely(netmem_is_pref_nid(netmem, pref_nid)) ||
+	    unlikely(!page_pool_home_releasable(netmem))) {
+		pool->alloc.cache[pool->alloc.count++] = netmem;
+		return true;
+	}
+	page_pool_return_page(pool, netmem);
+	alloc_stat_inc(pool, waive);
+	return false;
+}
+
+/*
  * Move returned pages from @r into the alloc cache, up to the refill
  * target. A page of the wrong NUMA node is given back to the page
  * allocator instead, and ends the refill (the slow path then allocates on
@@ -234,18 +256,8 @@ static __always_inline bool page_pool_refill_from(struct page_pool *pool, struct
 		if (unlikely(!netmem))
 			break;
 		++*consumed;
-		if (unlikely(!page_pool_home_take(pool, netmem, "refill")))
-			continue;
-		/* A page with a duplicate put still in a ring stays (it may
-		 * not go back to the page allocator yet). */
-		if (likely(netmem_is_pref_nid(netmem, pref_nid)) ||
-		    unlikely(!page_pool_home_releasable(netmem))) {
-			pool->alloc.cache[pool->alloc.count++] = netmem;
-		} else {
-			page_pool_return_page(pool, netmem);
-			alloc_stat_inc(pool, waive);
+		if (!page_pool_refill_take_one(pool, netmem, pref_nid))
 			return false;
-		}
 	}
 	return true;
 }

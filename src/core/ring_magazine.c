@@ -546,17 +546,8 @@ static __always_inline bool pp_mag_take(struct page_pool *pool, struct pp_mag *m
 		netmem_ref netmem = m->slot[t++];
 
 		++*consumed;
-		if (unlikely(!page_pool_home_take(pool, netmem, "refill")))
-			continue;
-		/* A page with a duplicate put still in a ring stays (it may
-		 * not go back to the page allocator yet). */
-		if (likely(netmem_is_pref_nid(netmem, pref_nid)) ||
-		    unlikely(!page_pool_home_releasable(netmem))) {
-			pool->alloc.cache[pool->alloc.count++] = netmem;
-		} else {
+		if (!page_pool_refill_take_one(pool, netmem, pref_nid)) {
 			m->taken = t;
-			page_pool_return_page(pool, netmem);
-			alloc_stat_inc(pool, waive);
 			return false;
 		}
 	}
