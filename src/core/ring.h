@@ -174,8 +174,12 @@ PP_RING_DESIGN_STUBS(llist)
 #endif
 #if IS_ENABLED(CONFIG_PAGEPOOL_RING_MAGAZINE)
 PP_RING_DESIGN_OPS(mag);	/* ring_magazine.c */
+/* White-box, for tests: how many netmems of @pool the magazines hold (a
+ * netmem of another pool is not counted), with no put or refill running. */
+u32 ppcore_mag_parked(const struct page_pool *pool);
 #else
 PP_RING_DESIGN_STUBS(mag)
+static inline u32 ppcore_mag_parked(const struct page_pool *pool) { (void)pool; return 0; }
 #endif
 
 /* ring.c */
@@ -450,7 +454,10 @@ static __always_inline void page_pool_ring_refill(struct page_pool *pool, int pr
 			  ppcore_mag_refill(pool, pref_nid) :
 			  ppcore_llist_refill(pool, pref_nid);
 
-		page_pool_home_take_refilled(pool, from);
+		/* The magazines take theirs home themselves, page by page
+		 * where a page of another node must go home after its take. */
+		if (page_pool_ring_design(pool) != PP_RING_MAGAZINE)
+			page_pool_home_take_refilled(pool, from);
 		if (ok && !pool->alloc.count)
 			alloc_stat_inc(pool, empty);
 		return;

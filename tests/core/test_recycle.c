@@ -173,6 +173,8 @@ static int count_parked(struct page_pool *pool)
 		for (cpu = 0; cpu < NR_CPUS; cpu++)
 			if (pool->lanes[cpu])
 				n += count_parked_in(pool, &pool->lanes[cpu]->ring);
+	if (page_pool_ring_design(pool) == PP_RING_MAGAZINE)
+		n += (int)ppcore_mag_parked(pool);
 	return n;
 }
 

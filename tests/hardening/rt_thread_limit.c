@@ -340,6 +340,7 @@ int main(void)
 		KAPI_ON_RING(test_past_the_limit, ptr_ring, PTR_RING, teardown),
 		KAPI_ON_RING(test_past_the_limit, llist, LLIST, teardown),
 		KAPI_ON_RING(test_past_the_limit, llist_batch, LLIST_BATCH, teardown),
+		KAPI_ON_RING(test_past_the_limit, magazine, MAGAZINE, teardown),
 		cmocka_unit_test_teardown(test_member_moves_to_free_id, teardown),
 	};
 	int rc;

@@ -18,11 +18,12 @@
  *   - ptr_ring clears consumed slots in batches (16 slots, or 1 when the
  *     ring has fewer than 32), so a producer that catches up with the
  *     consumer can find the ring full before pool_size pages are in it.
- * Every sequence runs on each of pagepool's return designs the build has:
- * the per-CPU lanes (default), the kernel's ptr_ring and the list designs;
- * the counts must be the kernel's for all of them, but for the ptr_ring's
- * early "full" that a list has no slots for (ring_clears_in_batches()).
- * Built as an outside user builds (run.sh).
+ * Every sequence runs on each of pagepool's return designs the build has
+ * (EACH_RING): the per-CPU lanes (default), the kernel's ptr_ring, the list
+ * designs and the magazines; the counts must be the kernel's for all of
+ * them, but for the ptr_ring's early "full" on slots its consumer has not
+ * cleared yet, which a list or a magazine has no slots for
+ * (ring_clears_in_batches()). Built as an outside user builds (run.sh).
  */
 #include "kapi.h"
 
@@ -147,7 +148,7 @@ static bool ring_clears_in_batches(void)
 {
 	int d = pp_test_ring_current();
 
-	return d != PP_RING_LLIST && d != PP_RING_LLIST_BATCH;
+	return d != PP_RING_LLIST && d != PP_RING_LLIST_BATCH && d != PP_RING_MAGAZINE;
 }
 
 /* pool_size 64: a ring of 64 slots, cleared 16 at a time. */
@@ -155,7 +156,7 @@ static void seq_pool_size_64(void **state)
 {
 	struct page_pool *pool = make_pool(64, NUMA_NO_NODE, NULL);
 	/* The early "full" below: 4 pages with the kernel's slots, none
-	 * with the list designs. */
+	 * with the list designs or the magazines. */
 	int early = ring_clears_in_batches() ? 4 : 0;
 
 	(void)state;
@@ -187,7 +188,7 @@ static void seq_pool_size_64(void **state)
 	put_n(pool, 20, false);
 	alloc_n(pool, 64);
 	/* The producer is at 20: 44 slots to the end, 16 after the wrap,
-	 * then slot 16 is still set: 60 in, 4 full (a list: 64 in). */
+	 * then slot 16 is still set: 60 in, 4 full (a list, magazines: 64 in). */
 	put_n(pool, 64, false);
 	assert_counts(pool, (struct counts){ .fast = 450, .slow = 4, .empty = 4, .refill = 3,
 					     .cached = 72, .cache_full = 128, .ring = 212 - early,
