@@ -9,12 +9,16 @@
  *
  *   PP_RING_LLIST        the refill pops one netmem per compare-and-exchange
  *                        (llist_del_first()'s pop: safe with the single
- *                        consumer a pool has), up to the refill target.
+ *                        consumer a pool has), up to the refill target:
+ *                        two atomics per netmem, the push and the pop.
  *   PP_RING_LLIST_BATCH  the refill takes the whole list with one
  *                        compare-and-exchange; what does not fit into the
  *                        alloc cache stays on a consumer-private chain for
  *                        the refills after it, each of which costs one
- *                        atomic (on the head word) whatever it moves.
+ *                        atomic (on the head word) whatever it moves: one
+ *                        atomic per put, one per refill.
+ * Either way the refill walks a chain of dependent loads, a struct page
+ * line each, where a ring reads an array of slots: the price cross-CPU.
  *
  * The link: a netmem waiting in the list keeps its successor in its
  * page's `private` word (struct net_iov's pp_ring_link, at the same

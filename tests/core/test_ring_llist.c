@@ -280,7 +280,7 @@ static void test_batch_private_refills(void **state)
 #define XPAGES_DEFAULT	400000L
 #endif
 
-static long xpages = XPAGES_DEFAULT;	/* PP_TEST_PAGES overrides */
+static long xpages = XPAGES_DEFAULT;	/* PP_TEST_LLIST_PAGES overrides */
 
 static struct page_pool *xpool;
 static struct ptr_ring xhand[PRODUCERS];	/* owner -> producer, SPSC */
@@ -456,8 +456,8 @@ int main(void)
 	int failed = 0, ran = 0;
 	size_t m;
 
-	if (getenv("PP_TEST_PAGES"))
-		xpages = atol(getenv("PP_TEST_PAGES"));
+	if (getenv("PP_TEST_LLIST_PAGES"))
+		xpages = atol(getenv("PP_TEST_LLIST_PAGES"));
 	core_test_init(64, 1);
 	pp_thread_register(0);
 	for (m = 0; m < ARRAY_SIZE(modes); m++) {
