@@ -27,5 +27,6 @@ __cold void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const 
 	     pool->user.id, where, (unsigned long)netmem,
 	     why == PP_DUP_HOME ? "it was back in the pool already" :
 	     why == PP_DUP_IN_RING ? "a put of it is in the ring already" :
+	     why == PP_DUP_RELEASED ? "it was let go already; its release waits for a duplicate in the ring" :
 				     "a put of it was still in the ring when it went out again");
 }

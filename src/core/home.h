@@ -30,9 +30,70 @@ enum pp_home_dup {
 	PP_DUP_STALE,		/* made before the netmem went out again */
 	PP_DUP_IN_RING,		/* a put of this trip is in the ring already */
 	PP_DUP_NOT_OURS,	/* in the ring, but the page left the pool */
+	PP_DUP_RELEASED,	/* let go already: its release is deferred */
 };
 void page_pool_home_dup(struct page_pool *pool, netmem_ref netmem, const char *where,
 			enum pp_home_dup why);
+
+/*
+ * The deferred release (PP_PUT_SEQ_LIMBO). A holder that lets a netmem go
+ * while a duplicate put of it waits in a ring (pp_put_seq != seen) cannot
+ * release it: the put would later name a page that may be someone else's.
+ * It marks the netmem instead, and whoever sees the last such put taken
+ * out releases it - the owner, at its take, or the holder itself when the
+ * owner took it between the holder's test and its mark. The two sides
+ * are a store followed by a load of the other's word (the holder's mark
+ * then seen; the owner's seen then pp_put_seq), each with a full barrier
+ * between, so at least one of them sees the other; both may, and the one
+ * whose compare-and-exchange clears the mark releases. All of it runs
+ * only for a duplicate put: no barrier on any common path.
+ *
+ * While marked, the netmem's pp_ref_count is 0, so any further put of it
+ * - a duplicate of this trip, the holder having let it go - underflows
+ * and is reported as a double put (__page_pool_unref_underflow()) rather
+ * than cache the page under its pending release.
+ */
+static __always_inline void page_pool_home_take_limbo(struct page_pool *pool, netmem_ref netmem,
+						      u32 seen)
+{
+	unsigned long *seq = netmem_put_seq_ref(netmem);
+	unsigned long ps;
+
+	smp_mb();	/* seen (stored by the caller) before pp_put_seq */
+	ps = READ_ONCE(*seq);
+	if (likely(!(ps & PP_PUT_SEQ_LIMBO)) || (u32)ps != seen)
+		return;
+	/* The last put of it left in a ring: the deferred release is ours,
+	 * unless its holder clears the mark first (it saw seen too). */
+	if (!try_cmpxchg(seq, &ps, ps & ~PP_PUT_SEQ_LIMBO))
+		return;
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+	page_pool_return_page(pool, netmem);
+}
+
+/*
+ * The holder's side: true when the release is deferred (an owner's take
+ * will release the netmem), false when the last duplicate was taken out
+ * meanwhile and the caller releases it now.
+ */
+static inline bool page_pool_home_defer_release(netmem_ref netmem)
+{
+	unsigned long *seq = netmem_put_seq_ref(netmem);
+	unsigned long ps = READ_ONCE(*seq);
+
+	/* Before the mark: once marked, the owner may release the page. */
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 0);
+	while (!try_cmpxchg(seq, &ps, ps | PP_PUT_SEQ_LIMBO))
+		;
+	smp_mb();	/* the mark before seen */
+	if ((u32)ps != READ_ONCE(netmem_home_ref(netmem)->seen))
+		return true;
+	ps |= PP_PUT_SEQ_LIMBO;
+	if (!try_cmpxchg(seq, &ps, ps & ~PP_PUT_SEQ_LIMBO))
+		return true;	/* the owner cleared it: its release */
+	atomic_long_set(netmem_get_pp_ref_count_ref(netmem), 1);
+	return false;
+}
 
 /*
  * One netmem taken out of the ring by the owner (the refill, destroy's
@@ -59,16 +120,7 @@ static __always_inline bool page_pool_home_take(struct page_pool *pool, netmem_r
 	}
 	/* Home already, or an older trip's put: counted, and dropped. */
 	page_pool_home_dup(pool, netmem, where, (ob & PP_HOME_OUT) ? PP_DUP_STALE : PP_DUP_HOME);
-	/* Its holder let it go meanwhile, and this was the last put of it
-	 * left in a ring: the deferred release is ours now. */
-	if (unlikely(READ_ONCE(*netmem_put_seq_ref(netmem)) & PP_PUT_SEQ_LIMBO)) {
-		unsigned long ps = READ_ONCE(*netmem_put_seq_ref(netmem));
-
-		if ((u32)ps == seen + 1) {
-			WRITE_ONCE(*netmem_put_seq_ref(netmem), ps & ~PP_PUT_SEQ_LIMBO);
-			page_pool_return_page(pool, netmem);
-		}
-	}
+	page_pool_home_take_limbo(pool, netmem, seen + 1);
 	return false;
 }
 
@@ -114,15 +166,6 @@ static __always_inline bool page_pool_home_releasable(netmem_ref netmem)
 	return !(ps & PP_PUT_SEQ_LIMBO) && (u32)ps == READ_ONCE(netmem_home_ref(netmem)->seen);
 }
 
-/* The release waits for the owner to take the last put of the netmem out
- * of its ring (page_pool_home_take()); until then it counts as in flight. */
-static __always_inline void page_pool_home_defer_release(netmem_ref netmem)
-{
-	unsigned long *seq = netmem_put_seq_ref(netmem);
-
-	WRITE_ONCE(*seq, READ_ONCE(*seq) | PP_PUT_SEQ_LIMBO);
-}
-
 /*
  * A put that sends its netmem back to the page allocator instead of the
  * pool (not recyclable, or the ring full): a netmem that is home already
@@ -137,6 +180,12 @@ static inline void page_pool_put_return_page(struct page_pool *pool, netmem_ref 
 
 	if (unlikely(!(ob & PP_HOME_OUT))) {
 		page_pool_home_dup(pool, netmem, "release", PP_DUP_HOME);
+		return;
+	}
+	/* Let go already (a put that dropped no reference of its own:
+	 * page_pool_put_unrefed_netmem()). */
+	if (unlikely(READ_ONCE(*netmem_put_seq_ref(netmem)) & PP_PUT_SEQ_LIMBO)) {
+		page_pool_home_dup(pool, netmem, "release", PP_DUP_RELEASED);
 		return;
 	}
 	/* A put of this trip went into the ring already (and brings the

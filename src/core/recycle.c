@@ -23,6 +23,7 @@
 #include <pagepool/core.h>
 
 #include "core/core_internal.h"
+#include "core/home.h"
 #include "core/ring.h"
 
 /* Caller MUST be the consumer context and have checked recyclability. */
@@ -288,6 +289,12 @@ void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret)
 {
 	/* Undo, so the count stays meaningful for the real last user. */
 	atomic_long_add(nr, netmem_get_pp_ref_count_ref(netmem));
+	/* Its holder let it go, and its release waits for a duplicate put
+	 * in a ring (home.h): this put is a duplicate of that trip. */
+	if (READ_ONCE(*netmem_put_seq_ref(netmem)) & PP_PUT_SEQ_LIMBO) {
+		page_pool_home_dup(netmem_get_pp(netmem), netmem, "put", PP_DUP_RELEASED);
+		return;
+	}
 	ppcore_count_misuse(PPCORE_MISUSE_REF_UNDERFLOW);
 	WARN(1, "page_pool: pp_ref_count underflow (%ld) on %#lx: double put?",
 	     ret, (unsigned long)netmem);

@@ -285,10 +285,8 @@ void page_pool_return_page(struct page_pool *pool, netmem_ref netmem)
 	 * is taken out): the page stays the pool's, in flight, until the
 	 * owner takes that put out and releases it then, rather than go to
 	 * the page allocator while the put names it. */
-	if (unlikely(!page_pool_home_releasable(netmem))) {
-		page_pool_home_defer_release(netmem);
+	if (unlikely(!page_pool_home_releasable(netmem)) && page_pool_home_defer_release(netmem))
 		return;
-	}
 
 	if (static_branch_unlikely(&page_pool_mem_providers) && pool->mp_ops)
 		put = pool->mp_ops->release_netmem(pool, netmem);

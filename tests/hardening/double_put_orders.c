@@ -361,6 +361,66 @@ static void test_release_with_dup_in_ring(void **state)
 	kapi_assert_all_pages_home();
 }
 
+/*
+ * A put after the release was deferred: the page's holder let it go with
+ * a stale duplicate (from its previous trip) still in the ring, so the
+ * release waits for the owner to take that out (PP_PUT_SEQ_LIMBO) - and
+ * then the page is put once more, directly, into the ring, or on the
+ * release path again. That third put is this trip's duplicate: reported
+ * and dropped, and the page goes back to the page allocator once, when
+ * the stale put is taken out - not cached under the pending release (the
+ * page would then be the pool's and the allocator's at once) nor left
+ * waiting for ever. Two double puts, two reports.
+ * @how: 0 direct, 1 into the ring, 2 the release path (extra reference).
+ */
+static void put_after_deferred_release(int how)
+{
+	struct page_pool *pool = make_pool();
+	unsigned long dp0 = double_puts();
+	struct page *p;
+	u32 id = pp_page_pool_id(pool);
+	struct pp_page_pool_info info;
+
+	hard_warns();
+	p = page_pool_dev_alloc_pages(pool);
+	put_direct(pool, p);
+	put_ring(pool, p);			/* stale once p goes out again */
+	assert_ptr_equal(page_pool_dev_alloc_pages(pool), p);
+	get_page(p);
+	put_ring(pool, p);			/* not recyclable: release, deferred */
+	assert_int_equal(page_ref_count(p), 2);		/* the pool's is still there */
+	assert_int_equal(double_puts() - dp0, 0);
+	switch (how) {
+	case 0:
+		put_direct(pool, p);
+		break;
+	case 1:
+		put_ring(pool, p);
+		break;
+	default:
+		get_page(p);
+		put_ring(pool, p);
+		put_page(p);
+		break;
+	}
+	assert_int_equal(double_puts() - dp0, 1);	/* at once */
+	assert_int_equal(hard_warns(), 1);
+	/* The refill takes the stale put, reports it, and releases p. */
+	hard_assert_distinct_allocs(pool, 256);
+	assert_int_equal(double_puts() - dp0, 2);
+	assert_int_equal(hard_warns(), 1);
+	assert_int_equal(page_ref_count(p), 1);		/* ours only: the pool's is gone */
+	put_page(p);
+	page_pool_destroy(pool);
+	pp_workqueue_run_all();
+	assert_int_equal(pp_page_pool_get_info(id, &info), -ENOENT);
+	kapi_assert_all_pages_home();
+}
+
+static void test_direct_after_deferred_release(void **state) { (void)state; put_after_deferred_release(0); }
+static void test_ring_after_deferred_release(void **state) { (void)state; put_after_deferred_release(1); }
+static void test_release_after_deferred_release(void **state) { (void)state; put_after_deferred_release(2); }
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +437,9 @@ int main(void)
 		EACH_RING(test_direct_then_extra_ref),
 		EACH_RING(test_ring_then_extra_ref),
 		EACH_RING(test_release_with_dup_in_ring),
+		EACH_RING(test_direct_after_deferred_release),
+		EACH_RING(test_ring_after_deferred_release),
+		EACH_RING(test_release_after_deferred_release),
 	};
 
 	kapi_setup();

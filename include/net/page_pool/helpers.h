@@ -201,7 +201,9 @@ static __always_inline bool page_pool_is_last_ref(netmem_ref netmem)
 #define PP_HOME_OUT		0x1u
 /* In pp_put_seq: the page's holder let it go, but it could not go back
  * to the page allocator with a (duplicate) put of it still in a ring; the
- * owner releases it when it takes the last of those out (src/core/home.h). */
+ * owner releases it when it takes the last of those out (src/core/home.h).
+ * Meanwhile its pp_ref_count is 0, so one more put of it underflows and
+ * is reported as a double put, not cached under the pending release. */
 #define PP_PUT_SEQ_LIMBO	(1UL << (BITS_PER_LONG - 1))
 
 static __always_inline u32 __page_pool_put_seq(netmem_ref netmem)
