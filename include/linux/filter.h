@@ -59,6 +59,8 @@ struct xdp_dev_bulk_queue {
 	struct net_device *dev;		/* the target: constant */
 	struct net_device *dev_rx;	/* the RX device of the queued frames */
 	unsigned int count;
+	bool dead;			/* the device is gone (a driver bug left
+					 * frames here): give them back */
 };
 
 /* Run @prog on @xdp: its enum xdp_action. @prog is not NULL (a driver runs
