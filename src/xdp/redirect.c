@@ -274,7 +274,7 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 {
 	struct ppxdp_redirect_info *ri = &redirect_info;
 	struct ppxdp_redirect_cpu *rc;
-	struct net_device *fwd = NULL;
+	struct net_device *fwd = NULL, *tgt_dev = ri->tgt_dev;
 	struct xdp_frame *xdpf;
 	u32 kind = ri->kind;
 	int err;
@@ -304,7 +304,7 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 		fwd = index_lookup(ri->tgt_index);
 		break;
 	case PPXDP_RI_MAP:
-		fwd = ri->tgt_dev;
+		fwd = tgt_dev;
 		break;
 	default:
 		break;
