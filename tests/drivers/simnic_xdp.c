@@ -61,6 +61,7 @@ static void run_case(const struct st_case *c)
 	struct simnic *rx, *tx = NULL, *both[2];
 	struct bpf_map *map = NULL;
 	struct simnic_stats rs, ts;
+	struct pp_dma_stats ds;
 	struct bpf_prog *prog;
 	struct st_cpu cpu1;
 	u64 sent = 0;
@@ -167,6 +168,33 @@ static void run_case(const struct st_case *c)
 		/* Pages given back in the poll are free again at the next
 		 * refill: the cache serves. */
 		assert_true(rs.cache_hits > 0);
+
+	/* What the device wrote was synced for the CPU before the program
+	 * looked (the simulated devices are coherent, so only the count
+	 * shows it); SIMNIC_RX_PAGE_ALLOC's unmap syncs (not counted as
+	 * a sync). */
+	assert_int_equal(pp_dma_get_stats(simnic_dma_device(rx), &ds), 0);
+	if (c->mem != SIMNIC_RX_PAGE_ALLOC)
+		assert_true(ds.syncs_for_cpu >= rs.rx_packets);
+	assert_int_equal(ds.map_errors, 0);
+	if (c->mem != SIMNIC_RX_PAGE_ALLOC && !c->cache) {
+		struct page_pool_stats ps;
+
+		memset(&ps, 0, sizeof(ps));
+		for (q = 0; q < c->nr_queues; q++)
+			assert_int_equal(pp_page_pool_get_stats_by_id(simnic_rx_pool_id(rx, q),
+								      &ps), 0);
+		if (c->mem == SIMNIC_RX_PAGE_POOL_NO_RECYCLE) {
+			/* Every page given back was released, none recycled:
+			 * each buffer came from the page allocator. */
+			assert_int_equal(ps.recycle_stats.cached + ps.recycle_stats.ring, 0);
+			assert_true(ps.alloc_stats.fast + ps.alloc_stats.slow >= sent);
+		} else if (!c->remote || c->v < V_TX) {
+			/* Recycled: nearly every buffer came from the pool. */
+			assert_true(ps.recycle_stats.cached + ps.recycle_stats.ring > 0);
+			assert_true(ps.alloc_stats.slow < sent / 2);
+		}
+	}
 
 	assert_int_equal(simnic_set_xdp(rx, NULL), 0);
 	pp_xdp_prog_destroy(prog);
