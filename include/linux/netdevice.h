@@ -68,6 +68,7 @@ enum {
 
 struct net_device;
 struct xdp_frame;
+struct xdp_dev_bulk_queue;
 
 struct napi_struct {
 	struct list_head poll_list;	/* on the polling CPU's list */
@@ -168,6 +169,10 @@ struct net_device {
 	unsigned int num_rx_queues, real_num_rx_queues;
 	unsigned int num_tx_queues, real_num_tx_queues;
 	struct hlist_head page_pools;		/* maintained by page_pool (core) */
+	/* XDP_REDIRECT's per-CPU bulk queues (<linux/filter.h>): made at
+	 * registration for a device with ndo_xdp_xmit, freed at
+	 * unregistration, by the xdp layer's netdevice notifier. */
+	struct xdp_dev_bulk_queue __percpu *xdp_bulkq;
 	/* The device model's view of the interface, as the kernel's: its
 	 * name is the interface's, its parent the bus device
 	 * (SET_NETDEV_DEV()); no DMA backend of its own, so DMA through it

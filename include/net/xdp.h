@@ -47,7 +47,8 @@
  *   - an AF_XDP buffer pool: xdp_convert_zc_to_xdp_frame() (it frees the
  *     xsk buffer it copied); xdp_convert_buff_to_frame() of a
  *     MEM_TYPE_XSK_BUFF_POOL buffer returns NULL instead;
- *   - BPF programs, BTF and the verifier: bpf_prog_run_xdp(),
+ *   - BPF bytecode, BTF and the verifier (an XDP program here is a C
+ *     function: <linux/bpf.h>, bpf_prog_run_xdp() in <linux/filter.h>):
  *     xdp_attachment_setup() (it drops a bpf_prog reference),
  *     bpf_xdp_metadata_kfunc_id(), bpf_dev_bound_kfunc_id(), the
  *     XDP_METADATA_KFUNC_xxx table (it names UAPI <linux/netdev.h>

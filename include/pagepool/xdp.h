@@ -2,7 +2,8 @@
 /*
  * pagepool's own XDP knobs: which generation of the kernel's XDP return
  * path xdp_return_frame*() and xdp_return_buff() run, so one program can
- * measure both (bench_xdp_return) and tests can check they agree.
+ * measure both (bench_xdp_return) and tests can check they agree; and the
+ * XDP_REDIRECT counters that stand in for the kernel's tracepoints.
  * Layer: xdp.
  */
 #ifndef _PAGEPOOL_XDP_H
@@ -78,6 +79,34 @@ int pp_xdp_set_lookup_table(int table);
 /* Memory models currently registered (ids in use, including those whose
  * removal waits for an RCU grace period). Any thread. */
 unsigned int pp_xdp_mem_id_count(void);
+
+/*
+ * XDP_REDIRECT counters (<linux/filter.h>), summed over every CPU since
+ * the library was loaded. The kernel has tracepoints where these count:
+ *   redirects        xdp_do_redirect() queued a frame (xdp_redirect,
+ *                    xdp_redirect_map)
+ *   redirect_errors  xdp_do_redirect() failed: the buffer stayed the
+ *                    driver's (xdp_redirect_err, xdp_redirect_map_err)
+ *   xmit_frames      frames an ndo_xdp_xmit() took    (xdp_devmap_xmit
+ *   xmit_drops       frames it did not take, given     sent, drops and
+ *                    back to their memory              err; one event
+ *   xmit_errors      ndo_xdp_xmit() calls that         per call here
+ *                    returned -errno                   too: see flushes)
+ *   flushes          ndo_xdp_xmit() calls (a bulk queue sent: full, by
+ *                    xdp_do_flush(), or at a device's unregistration)
+ * Each counter is per CPU and read without stopping the writers: a sum
+ * taken while frames move is a moment's snapshot, not a consistent cut.
+ * 0, -EINVAL for a NULL @st. Any thread.
+ */
+struct pp_xdp_redirect_stats {
+	unsigned long redirects;
+	unsigned long redirect_errors;
+	unsigned long xmit_frames;
+	unsigned long xmit_drops;
+	unsigned long xmit_errors;
+	unsigned long flushes;
+};
+int pp_xdp_get_redirect_stats(struct pp_xdp_redirect_stats *st);
 
 #ifdef __cplusplus
 }

@@ -31,9 +31,15 @@
 #include <stdio.h>
 
 /* The system's headers, not copies of ours: pagepool must never ship a
- * <linux/bpf.h> (or <linux/if_xdp.h>) of its own. */
+ * UAPI <linux/bpf.h> (or <linux/if_xdp.h>) of its own. Its <linux/bpf.h>
+ * is the kernel-internal one (struct bpf_prog, the redirect helpers), which
+ * includes the system's UAPI header as the kernel's includes
+ * <uapi/linux/bpf.h>; both must be here. */
 #if !defined(__LINUX_BPF_H__) || !defined(_LINUX_IF_XDP_H) || !defined(BPF_PSEUDO_MAP_FD)
 #error "<linux/bpf.h> / <linux/if_xdp.h> are not the system's UAPI headers"
+#endif
+#ifndef _PP_LINUX_BPF_H
+#error "<linux/bpf.h> is not pagepool's kernel-internal header"
 #endif
 
 _Static_assert(XDP_PACKET_HEADROOM == 256, "UAPI headroom");
