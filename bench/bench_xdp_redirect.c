@@ -200,6 +200,7 @@ static struct {
 	struct simnic *nic;
 	int stop;
 	int running;
+	bool ready;	/* registered (or failed to: err) */
 	int err;
 } cpu1 = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 
@@ -240,6 +241,7 @@ static void *cpu1_main(void *arg)
 	err = pp_thread_register(1);
 	pthread_mutex_lock(&cpu1.lock);
 	cpu1.err = err < 0 ? err : 0;
+	cpu1.ready = true;
 	for (;;) {
 		enum role role;
 
@@ -419,6 +421,7 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 	struct simnic_config cfg;
 	struct snapshot before;
 	struct simnic_stats rs, ts;
+	struct pp_xdp_redirect_stats xr0 = { 0 }, xr1 = { 0 };
 	struct page *leak = NULL;
 	char name[64], why[256] = "";
 	const char *stage = "simnic_create";
@@ -442,6 +445,7 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 	}
 	ran_mode[si] = pp_xdp_get_return_mode();
 	snap(&before);
+	pp_xdp_get_redirect_stats(&xr0);
 
 	config(&cfg, "xrx", d, s);
 	rx = simnic_create(&cfg);
@@ -531,10 +535,11 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 	acct = simnic_check_accounting(rx, tx, why, sizeof(why));
 	simnic_get_stats(rx, &rs);
 	simnic_get_stats(tx, &ts);
+	pp_xdp_get_redirect_stats(&xr1);
 	r = (double)(c1 - c0) * (double)tsc_hz / (double)(t1 - t0) / 1e6;
 	fwd_pkts[si][d] += c1 - c0;
 	fwd_sec[si][d] += (double)(t1 - t0) / (double)tsc_hz;
-	printf("xdp_redirect: %s rep %u: %.3f Mpps (%llu in %.6f s) - rx packets:%llu missed:%llu dma_faults:%llu - xdp redirect:%llu drop:%llu aborted:%llu redirect_errors:%llu - tx xmit:%llu refused:%llu completed:%llu dma_faults:%llu - cache hits:%llu misses:%llu\n",
+	printf("xdp_redirect: %s rep %u: %.3f Mpps (%llu in %.6f s) - rx packets:%llu missed:%llu dma_faults:%llu - xdp redirect:%llu drop:%llu aborted:%llu redirect_errors:%llu - tx xmit:%llu refused:%llu completed:%llu dma_faults:%llu - cache hits:%llu misses:%llu - ndo_xdp_xmit frames/flush:%.1f drops:%lu\n",
 	       name, rep + 1, r, (unsigned long long)(c1 - c0),
 	       (double)(t1 - t0) / (double)tsc_hz,
 	       (unsigned long long)rs.rx_packets, (unsigned long long)rs.rx_missed,
@@ -543,7 +548,9 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 	       (unsigned long long)rs.redirect_errors, (unsigned long long)ts.tx_xmit,
 	       (unsigned long long)ts.tx_refused, (unsigned long long)ts.tx_completed,
 	       (unsigned long long)ts.tx_dma_faults, (unsigned long long)rs.cache_hits,
-	       (unsigned long long)rs.cache_misses);
+	       (unsigned long long)rs.cache_misses,
+	       xr1.flushes > xr0.flushes ? (double)(xr1.xmit_frames - xr0.xmit_frames) /
+	       (double)(xr1.flushes - xr0.flushes) : 0.0, xr1.xmit_drops - xr0.xmit_drops);
 	if (fault == 1)
 		leak = alloc_page(GFP_KERNEL);
 	if (fault == 3) {
@@ -789,9 +796,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cannot start logical CPU 1\n");
 		return 1;
 	}
-	cpu1_wait();
-	if (cpu1.err) {
-		fprintf(stderr, "cannot register logical CPU 1: %s\n", strerror(-cpu1.err));
+	pthread_mutex_lock(&cpu1.lock);
+	while (!cpu1.ready)
+		pthread_cond_wait(&cpu1.cond, &cpu1.lock);
+	err = cpu1.err;
+	pthread_mutex_unlock(&cpu1.lock);
+	if (err) {
+		fprintf(stderr, "cannot register logical CPU 1: %s\n", strerror(-err));
 		return 1;
 	}
 
