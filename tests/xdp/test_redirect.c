@@ -330,6 +330,9 @@ static void test_map(void **state)
 	assert_int_equal(pp_devmap_delete(NULL, 1), -EINVAL);
 	assert_int_equal(PTR_ERR(pp_xdp_prog_create(NULL, NULL, "x")), -EINVAL);
 	assert_int_equal(pp_xdp_get_redirect_stats(NULL), -EINVAL);
+	/* A verdict the driver does not know: the kernel's message, once. */
+	bpf_warn_invalid_xdp_action(b, prog, 7);
+	assert_true(kapi_logged("Illegal XDP return value 7 on prog redir_map dev "));
 
 	pp_devmap_destroy(map);
 	pp_xdp_prog_destroy(prog);
