@@ -53,10 +53,12 @@
  * pages), no WARN. A failure is printed and makes the exit status 1; the
  * other runs go on.
  *
- * The repetitions (reps=) run every scenario and backend once each, in
- * order, so a pair compared (direct / lookup, cross / same CPU) ran
- * minutes - not seconds - apart only when the whole set did. Output, per
- * scenario and backend, after the last repetition:
+ * The repetitions (reps=, default 3; warmup_ms=50, window_ms=200) run
+ * every scenario and backend once each, in order, so the two runs of a
+ * pair compared (direct / lookup, cross / same CPU) are a few runs apart,
+ * and the pair's ratio is taken within each repetition: a change of load
+ * on a shared machine between repetitions falls on both alike. Output,
+ * per scenario and backend, after the last repetition:
  *
  *   Type:xdp_redirect_<scenario>-<iommu|direct> Mpps: M (median of R:
  *     m1 m2 ...; forwarded:N in S sec, key:value ...)
