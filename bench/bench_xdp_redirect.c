@@ -157,7 +157,7 @@ static const struct ratio {
 static unsigned long long reps = 3, warmup_ms = 50, window_ms = 200;
 static unsigned long long scen_mask = (1ULL << NR_SCEN) - 1, dma_mask = 3;
 static unsigned long long line_rate_pps, burst = 64, cache = 1, bulk;
-static unsigned long long rx_ring, tx_ring, table = -1ULL, fault;
+static unsigned long long rx_ring, tx_ring, table = -1ULL, fault, dma_debug = 1;
 static unsigned long long rx_cpu, other_cpu = -1ULL;
 
 static uint64_t tsc_hz;
@@ -374,9 +374,11 @@ static bool check_end_state(const char *name, unsigned int rep, const struct sna
 	     after.dma_violations == before->dma_violations &&
 	     misuse_sum(&after.misuse) == misuse_sum(&before->misuse) &&
 	     memc_sum(&after.memc) == memc_sum(&before->memc) && after.warns == before->warns;
-	printf("xdp_redirect: end state %s rep %u: %s (lost pages %ld, pp pages %lu, DMA-API violations %lu, page_pools left %u inflight %llu, allocator misuse %lu, page_pool misuse %lu, WARNs %lu, accounting %s%s%s)\n",
+	printf("xdp_redirect: end state %s rep %u: %s (lost pages %ld, pp pages %lu, DMA-API violations %lu%s, page_pools left %u inflight %llu, allocator misuse %lu, page_pool misuse %lu, WARNs %lu, accounting %s%s%s)\n",
 	       name, rep + 1, ok ? "ok" : "FAILED", lost, after.mem.pp_pages,
-	       after.dma_violations - before->dma_violations, left.pools,
+	       after.dma_violations - before->dma_violations,
+	       dma_debug ? "" : " (dma_debug=0: the driver's DMA-API use not checked, the device's faults are)",
+	       left.pools,
 	       (unsigned long long)left.inflight, memc_sum(&after.memc) - memc_sum(&before->memc),
 	       misuse_sum(&after.misuse) - misuse_sum(&before->misuse),
 	       after.warns - before->warns, acct ? "FAILED" : "ok", acct ? ": " : "",
@@ -409,6 +411,7 @@ static void config(struct simnic_config *c, const char *name, unsigned int d,
 	c->tx_ring_size = (unsigned int)tx_ring;
 	c->pkt_len = 64;
 	c->line_rate_pps = line_rate_pps;
+	c->no_dma_debug = !dma_debug;
 }
 
 /* Run scenario @si on backend @d once: M packets/s, or -1 if it failed
@@ -746,6 +749,7 @@ int main(int argc, char **argv)
 		{ "table", &table, "lookup generation's table: -1 the build's, 0 id, 1 rculfhash" },
 		{ "rx_cpu", &rx_cpu, "host CPU of logical CPU 0 (RX)" },
 		{ "other_cpu", &other_cpu, "host CPU of logical CPU 1 (-1: the next one)" },
+		{ "dma_debug", &dma_debug, "DMA-API debug on both NICs (0|1; 0: timing as a kernel without CONFIG_DMA_API_DEBUG, driver-side DMA-API misuse not checked)" },
 		{ "fault", &fault, "self-test: 1 keep a page, 2 hold a pool page, 3 unmap a mapping twice" },
 	};
 	bool have_lookup, have_direct;
@@ -755,7 +759,7 @@ int main(int argc, char **argv)
 
 	bench_parse_params(argc, argv, params, (int)(sizeof(params) / sizeof(params[0])));
 	if (reps < 1 || reps > MAX_REPS || window_ms < 1 || window_ms > 60000 ||
-	    warmup_ms > 60000 || burst < 1 || burst > 1024 || cache > 1 || bulk > 1 ||
+	    warmup_ms > 60000 || burst < 1 || burst > 1024 || cache > 1 || bulk > 1 || dma_debug > 1 ||
 	    fault > 3 || !scen_mask || scen_mask >> NR_SCEN || !dma_mask || dma_mask > 3 ||
 	    (table != -1ULL && table > 1)) {
 		fprintf(stderr, "bench_xdp_redirect: a parameter is out of range (see -h)\n");
@@ -787,8 +791,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	pr_info("bench_xdp_redirect: logical CPU 0 on host CPU %llu, CPU 1 on host CPU %llu; reps:%llu warmup_ms:%llu window_ms:%llu burst:%llu cache:%llu bulk:%llu line_rate_pps:%llu xdp_return generations:%s%s\n",
-		rx_cpu, other_cpu, reps, warmup_ms, window_ms, burst, cache, bulk, line_rate_pps,
+	pr_info("bench_xdp_redirect: logical CPU 0 on host CPU %llu, CPU 1 on host CPU %llu; reps:%llu warmup_ms:%llu window_ms:%llu burst:%llu cache:%llu bulk:%llu line_rate_pps:%llu dma_debug:%llu xdp_return generations:%s%s\n",
+		rx_cpu, other_cpu, reps, warmup_ms, window_ms, burst, cache, bulk, line_rate_pps, dma_debug,
 		have_direct ? " direct" : "", have_lookup ? " lookup" : "");
 	if (fault)
 		pr_info("bench_xdp_redirect: fault=%llu: every run must end in a FAILED end state\n",

@@ -154,6 +154,10 @@ class Runner:
                           argv=[f"{b}/bench_xdp_redirect", f"reps={X['reps']}",
                                 f"warmup_ms={X['warmup_ms']}", f"window_ms={X['window_ms']}",
                                 f"table={table}", f"rx_cpu={cpu}",
+                                # Timing as the 2018 kernel (no
+                                # CONFIG_DMA_API_DEBUG); the short run
+                                # (CI) keeps DMA-API debug on.
+                                f"dma_debug={1 if self.short else 0}",
                                 f"other_cpu={self.res.ret_cpu}"],
                           env={}, expect=xdpr_expect(both)))
         for p in progs:
