@@ -1110,7 +1110,7 @@ int simnic_set_irq_affinity(struct simnic *nic, unsigned int q, enum simnic_irq 
 	if (IS_ERR_OR_NULL(nic) || nic->destroyed || q >= nic->nq ||
 	    (unsigned int)irq > SIMNIC_IRQ_TXC || cpu < 0 || cpu >= PP_CPU_SHARED)
 		return -EINVAL;
-	WRITE_ONCE(nic->hw.q[q].irq[irq].cpu, cpu);
+	simnic_irq_set_cpu(&nic->hw.q[q].irq[irq], cpu);
 	return 0;
 }
 
@@ -1174,7 +1174,7 @@ int simnic_quiesce(struct simnic **nics, unsigned int n)
 		for (q = 0; q < nics[d]->nq; q++)
 			for (k = 0; k < 2; k++) {
 				saved[d][q][k] = READ_ONCE(nics[d]->hw.q[q].irq[k].cpu);
-				WRITE_ONCE(nics[d]->hw.q[q].irq[k].cpu, cpu);
+				simnic_irq_set_cpu(&nics[d]->hw.q[q].irq[k], cpu);
 			}
 	}
 	do {
@@ -1191,7 +1191,7 @@ int simnic_quiesce(struct simnic **nics, unsigned int n)
 	for (d = 0; d < n; d++)
 		for (q = 0; q < nics[d]->nq; q++)
 			for (k = 0; k < 2; k++)
-				WRITE_ONCE(nics[d]->hw.q[q].irq[k].cpu, saved[d][q][k]);
+				simnic_irq_set_cpu(&nics[d]->hw.q[q].irq[k], saved[d][q][k]);
 	return ret;
 }
 

@@ -106,6 +106,8 @@ unsigned int simnic_hw_rx(struct simnic_hw *hw, unsigned int q, unsigned int n);
 void simnic_hw_tx_doorbell(struct simnic_hw *hw, unsigned int q, u32 tail);
 
 void simnic_irq_raise(struct simnic_irq_line *line);
+/* Route @line to @cpu (a pending one is delivered there). */
+void simnic_irq_set_cpu(struct simnic_irq_line *line, int cpu);
 /* Deliver every line routed to the calling CPU; returns how many. */
 unsigned int simnic_irq_deliver_local(void);
 bool simnic_irq_pending(const struct simnic_irq_line *line);
