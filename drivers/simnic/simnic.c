@@ -984,7 +984,7 @@ struct simnic *simnic_create(const struct simnic_config *cfg)
 
 	snprintf(busname, sizeof(busname), "%s-pci", cfg->name ? cfg->name : "simnic");
 	nic->dev = pp_device_create(busname, cfg->dma == SIMNIC_DMA_IOMMU ? PP_DMA_IOMMU :
-				    PP_DMA_DIRECT, PP_DMA_DEBUG);
+				    PP_DMA_DIRECT, cfg->no_dma_debug ? 0 : PP_DMA_DEBUG);
 	if (IS_ERR(nic->dev)) {
 		err = (int)PTR_ERR(nic->dev);
 		goto err_free;

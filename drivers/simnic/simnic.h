@@ -61,6 +61,12 @@ struct simnic_config {
 	unsigned int rx_ring_size, tx_ring_size;  /* descriptors, power of 2; 0: 1024 */
 	unsigned int pkt_len;        /* bytes per packet the wire delivers, 18..3072; 0: 64 */
 	u64 line_rate_pps;           /* per-queue device cap; 0: none */
+	/* The device without DMA-API debug (PP_DMA_DEBUG): no record per
+	 * mapping, so no violation of the driver's (double unmap, sync of
+	 * what is not mapped, ...) is caught, only the device's own faults
+	 * (an IOMMU fault under SIMNIC_DMA_IOMMU). For timing, as a kernel
+	 * without CONFIG_DMA_API_DEBUG; everything else keeps the checks. */
+	bool no_dma_debug;
 };
 
 /*

@@ -71,12 +71,29 @@
 #define PTE_NR_SHIFT	52
 #define PTE_NR_MAX	(1UL << 11)	/* pages per mapping: 8 MiB > any block */
 
+/* IOTLB flushes, counted per op slot (one per thread): one shared
+ * counter was a line every CPU's unmap wrote, two CPUs unmapping on one
+ * device bounced it per packet. Summed when read. */
+struct iommu_flush_ctr {
+	atomic_long_t n;
+} ____cacheline_aligned;
+
 struct ppdma_domain {
 	struct ppdma_iova iova;
-	atomic_long_t iotlb_flushes;
 	atomic_long_t tables;		/* tables in this domain */
 	u64 *root;
+	struct iommu_flush_ctr iotlb_flushes[PPDMA_NR_SLOTS];
 };
+
+static unsigned long iommu_iotlb_flushes(struct ppdma_domain *dom)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < PPDMA_NR_SLOTS; i++)
+		n += atomic_long_read(&dom->iotlb_flushes[i].n);
+	return n;
+}
 
 static atomic_long_t ppdma_tables_live;	/* over all domains */
 
@@ -295,7 +312,7 @@ static unsigned long iommu_unmap_head(struct ppdma_domain *dom, unsigned long io
 	iommu_clear_ptes(dom, iova + 1, n - 1);
 
 	/* The IOTLB flush, before the IOVA can be handed out again. */
-	atomic_long_inc(&dom->iotlb_flushes);
+	atomic_long_inc(&dom->iotlb_flushes[ppdma_this_slot_idx()].n);
 	ppdma_iova_free(&dom->iova, iova, n);
 	return n;
 }
@@ -512,7 +529,7 @@ int ppdma_iommu_get_info(struct device *dev, struct ppdma_iommu_info *info)
 		info->attached = true;
 		info->iova_total = dom->iova.nr - 1;
 		info->iova_used = ppdma_iova_used(&dom->iova);
-		info->iotlb_flushes = atomic_long_read(&dom->iotlb_flushes);
+		info->iotlb_flushes = iommu_iotlb_flushes(dom);
 		info->tables = atomic_long_read(&dom->tables);
 	}
 	pthread_mutex_unlock(&d->bind_lock);

@@ -34,11 +34,15 @@
 
 #define W	BITS_PER_LONG
 
-/* Freed single granules a slot keeps: with the lock and count, four cache
- * lines. A thread that unmaps and maps one page at a time needs one; 30
- * absorb a burst of unmaps (a ring being drained) without the shared lock,
- * at an eighth of what the kernel keeps per CPU (two magazines of 127). */
-#define IOVA_CACHE_SIZE	30
+/* Freed single granules a slot keeps: 2 KiB per slot. A thread that maps
+ * and unmaps one page at a time needs one; a driver's TX path maps a whole
+ * NAPI budget (64 frames) before its completion unmaps them, and a
+ * completion that runs late unmaps a ring's worth at once - with fewer,
+ * every map and unmap past the cache takes the shared lock, which two
+ * CPUs mapping on one device then fight over (two-flow XDP_REDIRECT
+ * through one TX device did: no scaling at all at 30). The kernel keeps
+ * two magazines of 127 per CPU and a depot behind them. */
+#define IOVA_CACHE_SIZE	254
 
 struct ppdma_iova_cache {
 	spinlock_t lock;
@@ -212,6 +216,20 @@ static void __iova_free(struct ppdma_iova *iv, unsigned long pfn, unsigned long 
 	iv->used -= n;
 }
 
+/* Granules parked in the caches, counted when asked (a map that found
+ * the bitmap exhausted, a statistics read): a shared counter kept at
+ * every map and unmap was a cache line both CPUs wrote per packet. Racy
+ * against concurrent maps, which only makes a flush more or less useful. */
+static unsigned long iova_cached(struct ppdma_iova *iv)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < PPDMA_NR_SLOTS; i++)
+		n += READ_ONCE(iv->caches[i].n);
+	return n;
+}
+
 /* Give every cached granule back to the bitmap. */
 static void iova_flush_caches(struct ppdma_iova *iv)
 {
@@ -223,8 +241,8 @@ static void iova_flush_caches(struct ppdma_iova *iv)
 		spin_lock(&c->lock);
 		spin_lock(&iv->lock);
 		while (c->n) {
-			__iova_free(iv, c->pfn[--c->n], 1);
-			atomic_long_dec(&iv->cached);
+			WRITE_ONCE(c->n, c->n - 1);
+			__iova_free(iv, c->pfn[c->n], 1);
 		}
 		spin_unlock(&iv->lock);
 		spin_unlock(&c->lock);
@@ -247,20 +265,19 @@ unsigned long ppdma_iova_alloc(struct ppdma_iova *iv, unsigned long n,
 		spin_lock(&c->lock);
 		/* A granule cached under a wider DMA mask may be out of
 		 * reach now: leave it to the flush. */
-		if (c->n && c->pfn[c->n - 1] < limit)
-			pfn = c->pfn[--c->n];
-		spin_unlock(&c->lock);
-		if (pfn) {
-			atomic_long_dec(&iv->cached);
-			return pfn;
+		if (c->n && c->pfn[c->n - 1] < limit) {
+			pfn = c->pfn[c->n - 1];
+			WRITE_ONCE(c->n, c->n - 1);
 		}
+		spin_unlock(&c->lock);
+		if (pfn)
+			return pfn;
 	}
 retry:
 	spin_lock(&iv->lock);
 	pfn = __iova_alloc(iv, n, limit);
 	spin_unlock(&iv->lock);
-	if (unlikely(!pfn) && !flushed &&
-	    atomic_long_read(&iv->cached)) {
+	if (unlikely(!pfn) && !flushed && iova_cached(iv)) {
 		iova_flush_caches(iv);
 		flushed = true;
 		goto retry;
@@ -276,14 +293,13 @@ void ppdma_iova_free(struct ppdma_iova *iv, unsigned long pfn, unsigned long n)
 
 		spin_lock(&c->lock);
 		if (c->n < IOVA_CACHE_SIZE) {
-			c->pfn[c->n++] = pfn;
+			c->pfn[c->n] = pfn;
+			WRITE_ONCE(c->n, c->n + 1);
 			parked = true;
 		}
 		spin_unlock(&c->lock);
-		if (parked) {
-			atomic_long_inc(&iv->cached);
+		if (parked)
 			return;
-		}
 	}
 	spin_lock(&iv->lock);
 	__iova_free(iv, pfn, n);
@@ -295,7 +311,7 @@ unsigned long ppdma_iova_used(struct ppdma_iova *iv)
 	unsigned long used;
 
 	spin_lock(&iv->lock);
-	used = iv->used - atomic_long_read(&iv->cached);
+	used = iv->used - iova_cached(iv);
 	spin_unlock(&iv->lock);
 	return used;
 }

@@ -20,7 +20,6 @@ struct ppdma_iova {
 	unsigned long nr;	/* granules in the space */
 	unsigned long hint;	/* next-fit: the next search starts here */
 	unsigned long used;	/* granules taken from the bitmap (0 excluded) */
-	atomic_long_t cached;	/* of those, parked in the caches */
 	struct ppdma_iova_cache *caches;	/* one per op slot */
 };
 

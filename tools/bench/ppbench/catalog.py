@@ -86,13 +86,18 @@ XDP_BULK_TEST = "xdp_return_frame_bulk-direct"
 # The cross-CPU runs use 200000 pages per returner (the module's default is
 # 10^6): about 10 ms, short enough to usually run between the scheduler's
 # interruptions on a shared machine, where both threads must run at once.
+# bench_xdp_redirect runs for a time instead of a count: per scenario and
+# backend a warm-up, then reps timed windows (16 of each per program run:
+# about 2.5 s per repetition in a full run).
 LOOPS = {
     "full": {"simple": 5_000_000, "alloc": 3_000_000, "cross": 200_000,
              "peers": 10_000_000, "peers_cross": 200_000, "xdp": 2_000_000,
-             "xdp_ring": 1_000_000, "bare": 200_000},
+             "xdp_ring": 1_000_000, "bare": 200_000,
+             "xdpr": dict(reps=3, warmup_ms=20, window_ms=100)},
     "short": {"simple": 20_000, "alloc": 20_000, "cross": 20_000,
               "peers": 64_000, "peers_cross": 20_000, "xdp": 20_480,
-              "xdp_ring": 20_480, "bare": 20_000},
+              "xdp_ring": 20_480, "bare": 20_000,
+              "xdpr": dict(reps=1, warmup_ms=5, window_ms=10)},
 }
 
 # The acceptance targets: the fast path at most FAST_PATH_CYCLES and at most
@@ -124,3 +129,62 @@ NOISY_SPREAD = 2.0
 # Bounding the cross-CPU runs on a busy machine (Runner.fit_cross_loops).
 CROSS_SECONDS = 1.0
 CROSS_MIN_LOOPS = 100_000
+
+# bench_xdp_redirect: the 2018 mlx5 page_pool conversion's XDP_REDIRECT
+# test on two simulated NICs (drivers/simnic): RX on one, an XDP program
+# that redirects every packet to the other through a devmap, the frames
+# back to the RX page_pool from the second NIC's TX completion. Its
+# figures are packets per second forwarded (TX completions), one line per
+# scenario and DMA backend. XDPR_SCENARIOS, in the program's order (its
+# scenarios= bits): (key, the scenario's letter in docs/BENCHMARKS.md,
+# what it is, the 2018 series' figure in packets/s or None). The two-flow
+# figures are the sum of both flows.
+XDPR_DMA = ["iommu", "direct"]
+XDPR_SCENARIOS = (
+    ("alloc", "a", "no page_pool (page allocator + map per packet)", 6e6),
+    ("pool_norecycle", "b", "page_pool, no recycling", None),
+    ("pool", "c", "page_pool, TX completion on the RX CPU", 10e6),
+    ("pool_lookup", "f", "(c) with the mem-id lookup xdp_return", None),
+    ("pool_xcpu", "d", "page_pool, TX completion on the other CPU", 12e6),
+    ("pool_xcpu_lookup", "f", "(d) with the mem-id lookup xdp_return", None),
+    ("alloc_2flows", "e", "(a), two flows, one per CPU", 4e6),
+    ("pool_2flows", "e", "(c), two flows, one per CPU", None),
+)
+# The scenarios that need both xdp_return generations compiled in.
+XDPR_NEEDS_LOOKUP = ("pool_lookup", "pool_xcpu_lookup")
+XDPR_LINE_RATE = 13e6       # the 2018 generator's line rate, packets/s
+# The acceptance targets (reported, never asserted):
+#   (c) >= 1.6 x (a), on the IOMMU backend (where mapping per packet costs
+#       what it cost the 2018 driver);
+#   (d) >= 0.8 x (c);
+#   two flows with page_pool >= 1.8 x its one flow; the page allocator
+#       path's two-flow / one-flow ratio beside it (its zone lock; the 2018
+#       series: 4 Mpps on two flows against 6 on one);
+#   (f) direct __xdp_return() >= 1.05 x the mem-id lookup (the 2019
+#       page->pp series: +6.5 % packets per second end to end).
+XDPR_TARGETS = (
+    # (numerator, denominator, target or None (reported only), the backends
+    # it is judged on (reported on the others), what)
+    ("pool", "alloc", 1.6, ("iommu",), "page_pool (c) vs no page_pool (a)"),
+    ("pool_xcpu", "pool", 0.8, ("iommu", "direct"), "TX completion cross-CPU (d) vs same CPU (c)"),
+    ("pool_2flows", "pool", 1.8, ("iommu", "direct"), "page_pool two flows vs one (e)"),
+    ("alloc_2flows", "alloc", None, ("iommu", "direct"),
+     "page allocator two flows vs one (e; its zone lock)"),
+    ("pool", "pool_lookup", 1.05, ("iommu", "direct"),
+     "direct __xdp_return() vs mem-id lookup, TX completion same CPU (f)"),
+    ("pool_xcpu", "pool_xcpu_lookup", 1.05, ("iommu", "direct"),
+     "direct __xdp_return() vs mem-id lookup, TX completion cross-CPU (f)"),
+)
+
+
+def xdpr_tests():
+    """The test names bench_xdp_redirect prints, one per scenario."""
+    return [f"xdp_redirect_{k}" for k, *_ in XDPR_SCENARIOS]
+
+
+def xdpr_expect(with_lookup):
+    """The lines bench_xdp_redirect must print: every scenario on every
+    backend (the lookup scenarios only in a build with both xdp_return
+    generations)."""
+    return [f"xdp_redirect_{k}-{d}:pps" for k, *_ in XDPR_SCENARIOS for d in XDPR_DMA
+            if with_lookup or k not in XDPR_NEEDS_LOOKUP]

@@ -13,11 +13,15 @@ A program description (prog) may name the ring design it was asked for
 (key "ring"): its rate line and its "designs: ring" line must then say
 that design.
 
-A record is a dict: kind (elem, cpu, rate), program, design, rep,
+A record is a dict: kind (elem, cpu, rate; pps and pps_run for
+bench_xdp_redirect's median and each of its repetitions), program, design, rep,
 returners, test, cpu, role (rx / returner for cpu records), step, invoke,
 tsc_interval, time_interval, and cycles = tsc_interval / invoke,
 ns = time_interval / invoke (fractional: the line's own integer figures
-are truncated), rate (pages or objects per second).
+are truncated), rate (pages, objects or packets per second). A
+bench_xdp_redirect record's design is the DMA backend of its line (iommu,
+direct), its step the repetition (pps_run), its invoke the packets
+forwarded, and "info" the line's key:value words.
 """
 import re
 
@@ -39,6 +43,13 @@ RE_SUM = re.compile(r"^time_bench: Sum Type:(\S+) Average: (\d+) cycles\(tsc\) "
 RE_RATE = re.compile(r"^(?:time_bench: )?Type:(\S+) (pages|objects)/sec: (\d+) "
                      r"\(returned:(\d+) in (\d+\.\d{9}) sec, returning_cpus:(\d+) "
                      r"ring:(\S+?)(?: oversubscribed:(yes|no))?\)$")
+# bench_xdp_redirect's line: one per scenario and DMA backend, the median
+# of the program's own repetitions, each repetition's figure, the packets
+# forwarded and the seconds over all repetitions, then what the scenario
+# was (key:value words).
+RE_XDPR = re.compile(r"^Type:(xdp_redirect_\w+)-(\w+) Mpps: (\d+\.\d+) \(median of (\d+): "
+                     r"(\d+\.\d+(?: \d+\.\d+)*); forwarded:(\d+) in (\d+\.\d{9}) sec, "
+                     r"([^()]*)\)$")
 # Anything that claims to be a result line must parse.
 RE_CLAIM = re.compile(r"^(time_bench: )?(Sum )?Type:")
 # The kernel selftest's regex (tools/testing/selftests/net/bench/test_bench_page_pool.sh).
@@ -119,6 +130,23 @@ def parse_output(prog, rep, cmd, out):
                                     time_interval=round(float(m.group(5)) * 1e9),
                                     cycles=None, ns=None, rate=int(m.group(3))))
             seen.add(m.group(1) + ":rate")
+            continue
+        m = RE_XDPR.match(line)
+        if m:
+            runs = [float(x) * 1e6 for x in m.group(5).split()]
+            if len(runs) != int(m.group(4)):
+                raise BenchError(f"{cmd}: {m.group(4)} repetitions announced, "
+                                 f"{len(runs)} given:\n  {line}")
+            info = dict(w.split(":", 1) for w in m.group(8).split() if ":" in w)
+            xb = dict(base, design=m.group(2), test=m.group(1), cpu="", role="",
+                      tsc_interval="", cycles=None, ns=None, info=info)
+            res.samples.append(dict(xb, kind="pps", step="", invoke=int(m.group(6)),
+                                    time_interval=round(float(m.group(7)) * 1e9),
+                                    rate=float(m.group(3)) * 1e6))
+            for i, r in enumerate(runs):
+                res.samples.append(dict(xb, kind="pps_run", step=i, invoke="",
+                                        time_interval="", rate=r))
+            seen.add(f"{m.group(1)}-{m.group(2)}:pps")
             continue
         if RE_CLAIM.match(line):
             raise BenchError(f"unparsable result line from {cmd}:\n  {line}")

@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The chart, <out>/bench.png: median cycles per test, pagepool (every ring
 design measured, one bar each) beside DPDK and the kernel's published figures (top), the page
-allocator, DMA mapping and peer tests (bottom). Writes the two data files
-(bench-pagepool.dat, bench-others.dat) and runs gnuplot on
-tools/bench/bench.gp."""
+allocator, DMA mapping and peer tests (middle), and, when bench_xdp_redirect
+ran, its packets per second per scenario on each DMA backend beside the
+2018 mlx5 series' figures (bottom). Writes the data files
+(bench-pagepool.dat, bench-others.dat, bench-xdp-redirect.dat) and runs
+gnuplot on tools/bench/bench.gp."""
 import math
 import os
 import shutil
 import subprocess
 
 from . import BenchError
-from .catalog import ALLOC_TYPES, KERNEL_E5, KERNEL_EPYC, PEER_TYPES
+from .catalog import (ALLOC_TYPES, KERNEL_E5, KERNEL_EPYC, PEER_TYPES, XDPR_DMA,
+                      XDPR_LINE_RATE, XDPR_SCENARIOS)
 
 GP_SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                          "bench.gp")
@@ -73,6 +76,21 @@ def plot(res, outdir, machine):
         f.write("# label median_cycles\n")
         for lbl, x in bottom:
             f.write(f"\"{lbl}\" {_value(x)}\n")
+    # bench_xdp_redirect: M packets/s, linear (the figures span 1-20).
+    xdpr = []
+    for key, letter, _, ref in XDPR_SCENARIOS:
+        vals = [res.xdpr(key, d) for d in XDPR_DMA]
+        if any(vals):
+            xdpr.append((f"({letter}) {key}", *[v["median"] / 1e6 if v else None for v in vals],
+                         ref / 1e6 if ref else None))
+    xdp_dat = ""
+    if xdpr:
+        xdp_dat = os.path.join(outdir, "bench-xdp-redirect.dat")
+        with open(xdp_dat, "w") as f:
+            f.write(f"# label {' '.join(XDPR_DMA)} mlx5_2018 (M packets/s)\n")
+            for lbl, *vals in xdpr:
+                f.write(f"\"{lbl}\" " + " ".join(_value(x) for x in vals) + "\n")
+    xdpmax = max([x for _, *vals in xdpr for x in vals if x] + [XDPR_LINE_RATE / 1e6]) * 1.15
     png = os.path.join(outdir, "bench.png")
     title = f"pagepool vs DPDK vs kernel page_pool: median TSC cycles per element " \
             f"({res.reps} run{'s' if res.reps > 1 else ''})"
@@ -81,7 +99,8 @@ def plot(res, outdir, machine):
     cmd = [gp, "-e", f"topdat='{top_dat}'; botdat='{bot_dat}'; outfile='{png}'; "
            f"plottitle='{title}'; machine='{machine}'; topmax={topmax}; "
            f"botmax={botmax}; designs='{' '.join(designs)}'; "
-           f"ndesigns={len(designs)}", GP_SCRIPT]
+           f"ndesigns={len(designs)}; xdpdat='{xdp_dat}'; xdpmax={xdpmax:.2f}; "
+           f"linerate={XDPR_LINE_RATE / 1e6:g}", GP_SCRIPT]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0 or not os.path.exists(png):
         raise BenchError(f"gnuplot failed: {r.stderr.strip()}")

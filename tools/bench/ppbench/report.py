@@ -6,6 +6,7 @@ run_bench.py writes the table to <out>/bench-summary.txt and prints it."""
 import csv
 import platform
 
+from .catalog import XDPR_LINE_RATE
 from .stats import DESIGN_COLUMNS
 from .verdicts import label
 
@@ -166,12 +167,22 @@ def table(res, rows, accept, design_table_rows):
                      "general-purpose RCU hash table, the kind the lookup generation read in "
                      "the kernel); ratio = median over the runs of direct / lookup within a "
                      "run.")
+    if any(s["kind"] == "pps" for s in res.samples):
+        lines.append("")
+        lines.append("xdp_redirect: bench_xdp_redirect, the 2018 mlx5 page_pool conversion's "
+                     "XDP_REDIRECT test on a simulated NIC pair (drivers/simnic): packets/s "
+                     "forwarded (TX completions) per scenario, design = DMA backend; each "
+                     "round's figure is the median of the program's own repetitions. ref = the "
+                     f"2018 series on hardware ({XDPR_LINE_RATE / 1e6:.0f} Mpps line rate; ours "
+                     "has none), ratio = ours / theirs; two flows = both flows' sum. "
+                     "Letters: docs/BENCHMARKS.md.")
     lines.append("")
     lines.append(design_table_text(res, design_table_rows))
     lines.append("")
-    lines.append(f"Acceptance (page_pool against DPDK, XDP direct against lookup; medians of "
+    lines.append("Acceptance (page_pool against DPDK, XDP direct against lookup, the "
+                 "XDP_REDIRECT scenarios against each other; medians of "
                  f"{_plural(res.reps)}; targets are reported, not enforced; INFO = "
-                 "reported, not judged - see docs/XDP.md):")
+                 "reported, not judged - see docs/XDP.md, docs/BENCHMARKS.md):")
     for d, what, ok, detail in accept:
         lines.append(f"  {label(ok)}  [{d:<8}] {what}: {detail}")
     return "\n".join(lines)

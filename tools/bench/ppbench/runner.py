@@ -16,7 +16,7 @@ import time
 from . import BenchError
 from .buildcfg import ALL_DESIGNS, BuildConfig, ring_enum
 from .catalog import (ALLOC_TYPES, CROSS_MIN_LOOPS, CROSS_SECONDS, LOOPS, PEER_TYPES,
-                      SIMPLE_TYPES, XDP_CONFIG, XDP_TABLES, xdp_expect)
+                      SIMPLE_TYPES, XDP_CONFIG, XDP_TABLES, xdp_expect, xdpr_expect)
 from .parse import parse_output, rates
 
 
@@ -65,7 +65,8 @@ class Runner:
         self.loops = LOOPS["short" if short else "full"]
         self.bindir = os.path.join(build, "bench")
         self.raw_outputs = []   # (program, design, rep, cmd, stdout)
-        self.choose_designs(BuildConfig.read(build))
+        self.cfg = BuildConfig.read(build)
+        self.choose_designs(self.cfg)
 
     def choose_designs(self, cfg):
         """The designs to measure: those the build has. The same-run A/B
@@ -139,6 +140,26 @@ class Runner:
                 progs.append(ring_prog("bench_xdp_return", d,
                                        [f"loops={L['xdp_ring']}", "gens=1", f"cpu={cpu}"],
                                        expect=xdp_expect(d)))
+        # XDP_REDIRECT through the simulated NIC pair: RX on host CPU
+        # rx_cpu, the other logical CPU (cross-CPU TX completion, the
+        # second flow) on ret_cpu. Its lookup scenarios need both
+        # xdp_return generations; they read liburcu's rculfhash where the
+        # build has it: a general-purpose RCU hash table, as the
+        # rhashtable was whose lookup the 2019 page->pp series removed.
+        both = self.cfg.has("CONFIG_PAGEPOOL_XDP_RETURN_DIRECT",
+                            "CONFIG_PAGEPOOL_XDP_RETURN_LOOKUP")
+        table = 1 if self.cfg.has("CONFIG_PAGEPOOL_XDP_TABLE_RCULFHASH") else -1
+        X = L["xdpr"]
+        progs.append(dict(name="bench_xdp_redirect", design="-",
+                          argv=[f"{b}/bench_xdp_redirect", f"reps={X['reps']}",
+                                f"warmup_ms={X['warmup_ms']}", f"window_ms={X['window_ms']}",
+                                f"table={table}", f"rx_cpu={cpu}",
+                                # Timing as the 2018 kernel (no
+                                # CONFIG_DMA_API_DEBUG); the short run
+                                # (CI) keeps DMA-API debug on.
+                                f"dma_debug={1 if self.short else 0}",
+                                f"other_cpu={self.res.ret_cpu}"],
+                          env={}, expect=xdpr_expect(both)))
         for p in progs:
             if not os.access(p["argv"][0], os.X_OK):
                 hint = (" (libdpdk not found when the build directory was configured: "

@@ -9,7 +9,7 @@ import statistics
 
 from .catalog import (ALLOC_TYPES, BARE_VARIANTS, FAST_PATH_FACTOR, KERNEL_E5, KERNEL_EPYC,
                       PEER_TYPES, SIMPLE_TYPES, XDP_BULK_TEST, XDP_TABLES, XDP_TESTS,
-                      cycle_targets)
+                      XDPR_DMA, XDPR_SCENARIOS, cycle_targets)
 
 
 def median(xs):
@@ -75,6 +75,22 @@ class Results:
                 by_rep.setdefault(s["rep"], {})[s["test"]] = s["cycles"]
         return summary([r[f"{test}-direct"] / r[f"{test}-{lookup}"] for r in by_rep.values()
                         if r.get(f"{test}-{lookup}") and f"{test}-direct" in r])
+
+    def xdpr(self, key, dma):
+        """bench_xdp_redirect's packets/s of scenario @key on backend @dma
+        over the rounds (each round's figure: the program's median)."""
+        return self.stat(f"xdp_redirect_{key}", dma, kind="pps", field="rate")
+
+    def xdpr_ratio(self, num, den, dma):
+        """Scenario @num / scenario @den packets/s on @dma, paired within
+        each round (the program runs its scenarios one after the other, so
+        the two of a round saw the same machine), over the rounds."""
+        by_rep = {}
+        for s in self.samples:
+            if s["kind"] == "pps" and s["design"] == dma:
+                by_rep.setdefault(s["rep"], {})[s["test"]] = s["rate"]
+        n, d = f"xdp_redirect_{num}", f"xdp_redirect_{den}"
+        return summary([r[n] / r[d] for r in by_rep.values() if r.get(d) and n in r])
 
     def dpdk_fast(self):
         """(median, test) of the faster of DPDK's single-object mempool
@@ -155,6 +171,17 @@ def summarize(res):
         for t in ("xdp_return_frame", "xdp_return_frame_bulk", "xdp_return_frame_bulk_2pools"):
             row("xdp_ring", f"{t}-direct", d, res.stat(f"{t}-direct", d),
                 res.stat(f"{t}-direct", d, field="ns"))
+    # bench_xdp_redirect: packets/s forwarded beside the 2018 series'
+    # figure (ratio = ours / theirs; theirs were on hardware at a 13 Mpps
+    # line rate, ours on a simulated NIC pair without one).
+    for key, letter, _, ref in XDPR_SCENARIOS:
+        for d in XDPR_DMA:
+            st = res.xdpr(key, d)
+            if not st:
+                continue
+            row("xdp_redirect", f"xdp_redirect_{key} ({letter})", d, st, None,
+                "2018 mlx5 series" if ref else "", ref,
+                st["median"] / ref if ref else None, unit="pkts/s")
     for t in ALLOC_TYPES:
         row("page_alloc", t, "-", res.stat(t), res.stat(t, field="ns"))
     for t in PEER_TYPES:

@@ -5,8 +5,10 @@ DPDK's faster single-object mempool form, the non-direct put + refill and
 the slow path against absolute cycle targets - the kernel's ptr_ring
 design with its own put + refill target -, the cross-CPU return rate
 absolute and against DPDK's topology; catalog.py has the figures), the
-kernel selftest's regex on the simple program's output, and the XDP
-return paths (direct against lookup, per frame).
+kernel selftest's regex on the simple program's output, the XDP
+return paths (direct against lookup, per frame), and the XDP_REDIRECT
+forwarding rates of bench_xdp_redirect against each other (the 2018 mlx5
+page_pool conversion's and the 2019 page->pp series' ratios).
 
 A verdict is (design, what, ok, detail): ok True (PASS), False (MISS) or
 None (INFO: reported, not judged). Targets are reported, never enforced.
@@ -15,7 +17,7 @@ rounds) is flagged: the machine was busy and the median may not mean much.
 """
 from .catalog import (CROSS_DPDK_FACTOR, CROSS_RATE_TARGET, FAST_PATH_CYCLES,
                       FAST_PATH_FACTOR, NOISY_SPREAD, XDP_JUDGED, XDP_TABLES, XDP_TARGET,
-                      XDP_TESTS, cycle_targets)
+                      XDP_TESTS, XDPR_DMA, XDPR_TARGETS, cycle_targets)
 from .stats import spread
 
 SELFTEST_TESTS = {"no-softirq-page_pool01", "no-softirq-page_pool02", "no-softirq-page_pool03"}
@@ -92,6 +94,31 @@ def judge(res):
                         r["median"] <= XDP_TARGET if judged else None,
                         f"ratio {r['median']:.2f} [{r['min']:.2f}-{r['max']:.2f}]; "
                         f"{dc['median']:.1f} vs {lc['median']:.1f} cycles"))
+    out += judge_xdp_redirect(res)
+    return out
+
+
+def judge_xdp_redirect(res):
+    """bench_xdp_redirect's ratios, paired within each round; a target on a
+    backend it is not about, or a ratio without a target, is INFO."""
+    out = []
+    for num, den, target, judged_on, what in XDPR_TARGETS:
+        for d in XDPR_DMA:
+            r = res.xdpr_ratio(num, den, d)
+            if not r:
+                continue
+            ns, ds = res.xdpr(num, d), res.xdpr(den, d)
+            judged = target is not None and d in judged_on
+            if target is None:
+                head = f"xdp_redirect {what}: {num} / {den} (reported, no target)"
+            else:
+                head = (f"xdp_redirect {what}: {num} >= {target:g} x {den}"
+                        + ("" if judged else " (reported, judged on "
+                           + ", ".join(judged_on) + ")"))
+            out.append((d, head, r["median"] >= target if judged else None,
+                        f"ratio {r['median']:.2f} [{r['min']:.2f}-{r['max']:.2f}]; "
+                        f"{ns['median'] / 1e6:.2f} vs {ds['median'] / 1e6:.2f} Mpps"
+                        + _noisy(ns, ds)))
     return out
 
 
