@@ -28,6 +28,7 @@
 #include <linux/gfp.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
@@ -53,6 +54,10 @@
 #define SIMNIC_RX_HEADROOM	XDP_PACKET_HEADROOM
 #define SIMNIC_RX_BUF_LEN	(PAGE_SIZE - SIMNIC_RX_HEADROOM - \
 				 SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
+/* The longest packet the wire may bring: one that fits the RX buffer and
+ * that the device holds whole (SIMNIC_MAX_FRAME), to receive and to send
+ * back out with XDP_TX. */
+#define SIMNIC_MAX_PKT_LEN	min_t(unsigned int, SIMNIC_RX_BUF_LEN, SIMNIC_MAX_FRAME)
 
 struct simnic_rx_buf {
 	struct page *page;
@@ -942,7 +947,7 @@ static int simnic_check_config(const struct simnic_config *cfg, struct simnic_co
 	if (out->nr_queues > SIMNIC_MAX_QUEUES ||
 	    !is_power_of_2(out->rx_ring_size) || out->rx_ring_size > SIMNIC_MAX_RING ||
 	    !is_power_of_2(out->tx_ring_size) || out->tx_ring_size > SIMNIC_MAX_RING ||
-	    out->pkt_len < ETH_HLEN + 4 || out->pkt_len > SIMNIC_RX_BUF_LEN ||
+	    out->pkt_len < ETH_HLEN + 4 || out->pkt_len > SIMNIC_MAX_PKT_LEN ||
 	    (unsigned int)out->dma > SIMNIC_DMA_DIRECT ||
 	    (unsigned int)out->rx_mem > SIMNIC_RX_PAGE_POOL)
 		return -EINVAL;
@@ -1168,9 +1173,12 @@ int simnic_quiesce(struct simnic **nics, unsigned int n)
 
 	if (!nics || n > ARRAY_SIZE(saved))
 		return -EINVAL;
-	for (d = 0; d < n; d++) {
+	/* Every device first: a bad one must not leave the lines of those
+	 * before it routed here. */
+	for (d = 0; d < n; d++)
 		if (IS_ERR_OR_NULL(nics[d]) || nics[d]->destroyed)
 			return -EINVAL;
+	for (d = 0; d < n; d++) {
 		for (q = 0; q < nics[d]->nq; q++)
 			for (k = 0; k < 2; k++) {
 				saved[d][q][k] = READ_ONCE(nics[d]->hw.q[q].irq[k].cpu);

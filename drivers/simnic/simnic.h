@@ -59,7 +59,7 @@ struct simnic_config {
 	bool tx_bulk_return;         /* TX completion: xdp_return_frame_bulk (else one by one) */
 	unsigned int nr_queues;      /* 1..SIMNIC_MAX_QUEUES RX/TX queue pairs; 0: 1 */
 	unsigned int rx_ring_size, tx_ring_size;  /* descriptors, power of 2; 0: 1024 */
-	unsigned int pkt_len;        /* bytes per packet the wire delivers; 0: 64 */
+	unsigned int pkt_len;        /* bytes per packet the wire delivers, 18..3072; 0: 64 */
 	u64 line_rate_pps;           /* per-queue device cap; 0: none */
 	/* The device without DMA-API debug (PP_DMA_DEBUG): no record per
 	 * mapping, so no violation of the driver's (double unmap, sync of

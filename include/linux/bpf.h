@@ -71,8 +71,10 @@ void pp_xdp_prog_destroy(struct bpf_prog *prog);
  * xdp_do_redirect() runs. XDP_REDIRECT; XDP_ABORTED for any @flags (the
  * XDP form of the helper takes none).
  *
- * bpf_redirect_map(): to the device in entry @key of devmap @map.
- * XDP_REDIRECT when the entry exists; otherwise the target is cleared and
+ * bpf_redirect_map(): to the device in entry @key of devmap @map, kept
+ * as its ifindex and looked up again by xdp_do_redirect() (a target left
+ * unconsumed never points at a freed device). XDP_REDIRECT when the entry
+ * exists; otherwise the target is cleared and
  * the lower two bits of @flags are returned (an enum xdp_action:
  * XDP_ABORTED with flags 0, XDP_PASS with flags XDP_PASS, ...). @flags with
  * other bits than those and BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS:

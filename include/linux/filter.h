@@ -76,8 +76,10 @@ static __always_inline u32 bpf_prog_run_xdp(const struct bpf_prog *prog, struct 
  * is queued, and belongs to the redirect path (sent at the latest by
  * xdp_do_flush()). -errno: nothing was queued and the buffer is still the
  * caller's (the driver recycles it, as for XDP_DROP):
- *   -EINVAL      no target set; the ifindex names no registered device;
- *                called outside a bottom-half-disabled section
+ *   -EINVAL      no target set; the target (an ifindex, or a devmap
+ *                entry's device) is not registered (any more); called
+ *                outside a bottom-half-disabled section; @dev or @xdp
+ *                NULL (a one-time WARN)
  *   -ENETDOWN    the target is not up (IFF_UP clear in dev->flags)
  *   -EOPNOTSUPP  the target has no ndo_xdp_xmit
  *   -EMSGSIZE    the frame is longer than the target's MTU plus its link

@@ -59,7 +59,7 @@ long bpf_redirect_map(struct bpf_map *map, u64 key, u64 flags)
 		return XDP_ABORTED;
 	if (unlikely(flags & BPF_F_BROADCAST)) {
 		WARN_ONCE(1, "bpf_redirect_map(): BPF_F_BROADCAST is not implemented");
-		ppxdp_set_redirect_target(PPXDP_RI_NONE, 0, NULL);
+		ppxdp_set_redirect_target(PPXDP_RI_NONE, 0);
 		return XDP_ABORTED;
 	}
 	if (WARN_ONCE(IS_ERR_OR_NULL(map), "bpf_redirect_map() on no map"))
@@ -69,10 +69,12 @@ long bpf_redirect_map(struct bpf_map *map, u64 key, u64 flags)
 		entry = rcu_dereference(map->netdev_map[idx]);		/* M1r */
 	if (unlikely(!entry)) {
 		/* Cleared, so that of several lookups the last one counts. */
-		ppxdp_set_redirect_target(PPXDP_RI_NONE, 0, NULL);
+		ppxdp_set_redirect_target(PPXDP_RI_NONE, 0);
 		return (long)(flags & action_mask);
 	}
-	ppxdp_set_redirect_target(PPXDP_RI_MAP, idx, entry->dev);
+	/* The device's ifindex, not the device: the target may outlive
+	 * this section (redirect.c, struct ppxdp_redirect_info). */
+	ppxdp_set_redirect_target(PPXDP_RI_MAP, (u32)entry->dev->ifindex);
 	return XDP_REDIRECT;
 }
 

@@ -53,6 +53,7 @@
  * xdp_bulkq set (written before the publication). The devmap's entries
  * pair the same way (devmap.c, M1).
  *   D0w  WRITE_ONCE(bq->dead)   netdev_unregister(), after the grace period
+ *                               (or without one, inside a section: a WARN)
  *   D0r  READ_ONCE(bq->dead)    bq_xmit_all() on the queue's CPU
  * D0: a flag, no ordering: the frames and count it guards were written by
  * the reading CPU itself; only the device pointer must not be followed
@@ -84,11 +85,19 @@
 
 #define VLAN_HLEN	4	/* the kernel's <linux/if_vlan.h> */
 
-/* The redirect info: what bpf_redirect() or bpf_redirect_map() chose. */
+/*
+ * The redirect info: what bpf_redirect() or bpf_redirect_map() chose. A
+ * target is an ifindex for both helpers, looked up by xdp_do_redirect(),
+ * never a device pointer: the info is per thread and outlives the
+ * bottom-half section of the helper call when no xdp_do_redirect()
+ * consumes it (a program that looked a devmap entry up and then returned
+ * another verdict), and a later XDP_REDIRECT without a helper call would
+ * follow a pointer to a device unregistered and freed meanwhile. An
+ * ifindex is never reused, so a stale one finds no device (-EINVAL).
+ */
 struct ppxdp_redirect_info {
 	u32 kind;			/* PPXDP_RI_* */
-	u32 tgt_index;			/* bpf_redirect()'s ifindex */
-	struct net_device *tgt_dev;	/* bpf_redirect_map()'s device */
+	u32 tgt_index;			/* the target's ifindex */
 };
 
 static __thread struct ppxdp_redirect_info redirect_info
@@ -120,13 +129,12 @@ struct ppxdp_dev_index {
 
 static struct ppxdp_dev_index *dev_index;	/* __rcu; written under RTNL */
 
-void ppxdp_set_redirect_target(u32 kind, u32 ifindex, struct net_device *dev)
+void ppxdp_set_redirect_target(u32 kind, u32 ifindex)
 {
 	struct ppxdp_redirect_info *ri = &redirect_info;
 
 	ri->kind = kind;
 	ri->tgt_index = ifindex;
-	ri->tgt_dev = dev;
 }
 
 bool ppxdp_helper_context_ok(const char *helper)
@@ -141,7 +149,7 @@ long bpf_redirect(u32 ifindex, u64 flags)
 {
 	if (unlikely(flags) || unlikely(!ppxdp_helper_context_ok("bpf_redirect")))
 		return XDP_ABORTED;
-	ppxdp_set_redirect_target(PPXDP_RI_IFINDEX, ifindex, NULL);
+	ppxdp_set_redirect_target(PPXDP_RI_IFINDEX, ifindex);
 	return XDP_REDIRECT;
 }
 
@@ -274,7 +282,7 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 {
 	struct ppxdp_redirect_info *ri = &redirect_info;
 	struct ppxdp_redirect_cpu *rc;
-	struct net_device *fwd = NULL, *tgt_dev = ri->tgt_dev;
+	struct net_device *fwd = NULL;
 	struct xdp_frame *xdpf;
 	u32 kind = ri->kind;
 	int err;
@@ -282,7 +290,6 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 	(void)prog;
 	/* The target is consumed whatever happens next. */
 	ri->kind = PPXDP_RI_NONE;
-	ri->tgt_dev = NULL;
 
 	if (unlikely(!in_softirq())) {
 		WARN_ONCE(1, "xdp_do_redirect() outside a NAPI poll or bottom-half-disabled section");
@@ -290,6 +297,14 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 		return -EINVAL;
 	}
 	rc = &redirect_cpu[smp_processor_id()];
+	/* A driver bug, refused before anything is queued: a queue is on the
+	 * flush list exactly when its dev_rx is set (bq_enqueue()), so a
+	 * NULL one would list it twice and corrupt the list. */
+	if (unlikely(!dev || !xdp)) {
+		WARN_ONCE(1, "xdp_do_redirect() with no %s", dev ? "buffer" : "RX device");
+		err = -EINVAL;
+		goto err;
+	}
 
 	/* As the kernel: the frame first (it lives in the buffer's headroom,
 	 * so the buffer stays the caller's if anything below fails). */
@@ -299,20 +314,15 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 		goto err;
 	}
 
-	switch (kind) {
-	case PPXDP_RI_IFINDEX:
+	/* Both kinds: the device the helper saw, if it is still registered
+	 * (see struct ppxdp_redirect_info). A devmap slot updated since
+	 * then does not change where the frame goes, as in the kernel. */
+	if (likely(kind != PPXDP_RI_NONE))
 		fwd = index_lookup(ri->tgt_index);
-		break;
-	case PPXDP_RI_MAP:
-		fwd = tgt_dev;
-		break;
-	default:
-		break;
-	}
 	if (unlikely(!fwd)) {
-		/* No helper call, or an ifindex naming no device. (The kernel
-		 * says -EBADRQC for the first; the interface here has one
-		 * code for "nothing to send to".) */
+		/* No helper call, or an ifindex naming no device (any
+		 * more). (The kernel says -EBADRQC for the first; the
+		 * interface here has one code for "nothing to send to".) */
 		err = -EINVAL;
 		goto err;
 	}
@@ -424,7 +434,7 @@ static int netdev_register(struct net_device *dev)
 	}
 	err = index_set(dev->ifindex, dev);
 	if (err)
-		pr_warn("%s: no memory for the XDP device index: bpf_redirect() cannot reach it\n",
+		pr_warn("%s: no memory for the XDP device index: XDP_REDIRECT cannot reach it\n",
 			dev->name);
 	return NOTIFY_OK;
 }
@@ -442,8 +452,19 @@ static void netdev_unregister(struct net_device *dev)
 
 	if (WARN(in_softirq() || rcu_read_lock_held(),
 		 "%s unregistered inside a bottom-half-disabled or RCU section: its XDP bulk queues are leaked",
-		 dev->name))
-		return;	/* no grace period can be waited for here */
+		 dev->name)) {
+		/* No grace period can be waited for here, so the queues
+		 * stay, and may hold frames - this very section's among
+		 * them - whose flush would call into the device after its
+		 * free_netdev(): each queue is marked dead, and its CPU's
+		 * next xdp_do_flush() gives its frames back without the
+		 * device. (A CPU inside bq_xmit_all() for the device at this
+		 * moment is beyond help: the driver's bug.) */
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(per_cpu_ptr(bulkq, cpu)->dead, true);	/* D0w */
+		dev->xdp_bulkq = NULL;
+		return;
+	}
 	synchronize_net();
 
 	for_each_possible_cpu(cpu) {

@@ -241,7 +241,8 @@ static __always_inline void ppxdp_bulk_make_room(struct xdp_frame_bulk *bq)
 
 /*
  * XDP_REDIRECT (redirect.c, devmap.c). The redirect info's kinds of
- * target; the helpers set it with ppxdp_set_redirect_target() after
+ * target, each an ifindex; the helpers set it with
+ * ppxdp_set_redirect_target() after
  * ppxdp_helper_context_ok() (false, with a one-time WARN, outside a
  * bottom-half-disabled section). ppxdp_devmap_unregister_dev() empties
  * every devmap slot naming @dev; under RTNL, from the netdevice notifier.
@@ -252,7 +253,7 @@ enum {
 	PPXDP_RI_MAP,
 };
 struct net_device;
-void ppxdp_set_redirect_target(u32 kind, u32 ifindex, struct net_device *dev);
+void ppxdp_set_redirect_target(u32 kind, u32 ifindex);
 bool ppxdp_helper_context_ok(const char *helper);
 void ppxdp_devmap_unregister_dev(struct net_device *dev);
 
