@@ -69,8 +69,13 @@
  * each repetition. Targets are reported, never asserted.
  *
  * Other parameters: burst=N packets per simnic_wire_rx() (64), cache=0|1
- * the RX driver's own page cache with elevated refcount (1, as the 2018
- * driver had beside page_pool), bulk=0|1 TX completion through
+ * the RX driver's own page cache with elevated refcount (0: with it on,
+ * the driver takes a reference on every received page and reuses it once
+ * the holder lets go, so it serves almost every buffer in (a) and (c)
+ * alike - see the hits on each run's line - and neither the page
+ * allocator nor page_pool's recycling is what is timed), dma_debug=0|1
+ * DMA-API debug on both NICs (1; make bench times with 0, as the 2018
+ * kernel without CONFIG_DMA_API_DEBUG), bulk=0|1 TX completion through
  * xdp_return_frame_bulk() (0: one frame at a time, as ixgbe did in 2018),
  * rx_ring=N, tx_ring=N (0: the driver's default), table=-1|0|1 the table
  * the lookup generation reads (pp_xdp_set_lookup_table(); -1 the
@@ -156,7 +161,7 @@ static const struct ratio {
 
 static unsigned long long reps = 3, warmup_ms = 50, window_ms = 200;
 static unsigned long long scen_mask = (1ULL << NR_SCEN) - 1, dma_mask = 3;
-static unsigned long long line_rate_pps, burst = 64, cache = 1, bulk;
+static unsigned long long line_rate_pps, burst = 64, cache, bulk;
 static unsigned long long rx_ring, tx_ring, table = -1ULL, fault, dma_debug = 1;
 static unsigned long long rx_cpu, other_cpu = -1ULL;
 
@@ -165,6 +170,11 @@ static uint64_t tsc_hz;
 /* Per scenario, backend and repetition: M packets/s (< 0: not run or
  * failed), packets forwarded and seconds in the window. */
 static double mpps[NR_SCEN][NR_DMA][MAX_REPS];
+/* The device model's share of the flow CPUs' time in each window, and
+ * the rate with that time taken out (what bounds the rate: see
+ * device_ns in <simnic.h>). */
+static double dev_share[NR_SCEN][NR_DMA][MAX_REPS];
+static double mpps_host[NR_SCEN][NR_DMA][MAX_REPS];
 static uint64_t fwd_pkts[NR_SCEN][NR_DMA];
 static double fwd_sec[NR_SCEN][NR_DMA];
 static unsigned int runs_ok, runs_failed;
@@ -388,6 +398,15 @@ static bool check_end_state(const char *name, unsigned int rep, const struct sna
 
 /* ---- one run ----------------------------------------------------------- */
 
+static u64 device_ns(struct simnic *a, struct simnic *b)
+{
+	struct simnic_stats sa, sb;
+
+	if (simnic_get_stats(a, &sa) || simnic_get_stats(b, &sb))
+		return 0;
+	return sa.device_ns + sb.device_ns;
+}
+
 static u64 tx_completed(struct simnic *tx)
 {
 	struct simnic_stats st;
@@ -430,7 +449,7 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 	struct page *leak = NULL;
 	char name[64], why[256] = "";
 	const char *stage = "simnic_create";
-	u64 c0 = 0, c1 = 0;
+	u64 c0 = 0, c1 = 0, dv0 = 0, dv1 = 0;
 	bool held = false, ok = true;
 	enum role role;
 	int err, acct = 0;
@@ -521,11 +540,13 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 		now = time_bench_tsc_start();
 		if (!win_end && now >= warm_end) {
 			c0 = tx_completed(tx);
+			dv0 = device_ns(rx, tx);
 			t0 = time_bench_tsc_start();
 			win_end = t0 + window_ms * tsc_hz / 1000;
 		} else if (win_end && now >= win_end) {
 			t1 = time_bench_tsc_stop();
 			c1 = tx_completed(tx);
+			dv1 = device_ns(rx, tx);
 			break;
 		}
 	}
@@ -542,6 +563,15 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 	simnic_get_stats(tx, &ts);
 	pp_xdp_get_redirect_stats(&xr1);
 	r = (double)(c1 - c0) * (double)tsc_hz / (double)(t1 - t0) / 1e6;
+	{
+		/* The device ran on the flow CPUs (one per flow): its share of
+		 * their time, and the rate the host's part alone would give. */
+		double win = (double)(t1 - t0) / (double)tsc_hz;
+		double dev = (double)(dv1 - dv0) / 1e9 / (s->flags & S_2FLOWS ? 2 : 1);
+
+		dev_share[si][d][rep] = win > 0 ? dev / win : 0;
+		mpps_host[si][d][rep] = win > dev ? (double)(c1 - c0) / (win - dev) / 1e6 : 0;
+	}
 	fwd_pkts[si][d] += c1 - c0;
 	fwd_sec[si][d] += (double)(t1 - t0) / (double)tsc_hz;
 	printf("xdp_redirect: %s rep %u: %.3f Mpps (%llu in %.6f s) - rx packets:%llu missed:%llu dma_faults:%llu - xdp redirect:%llu drop:%llu aborted:%llu redirect_errors:%llu - tx xmit:%llu refused:%llu completed:%llu dma_faults:%llu - cache hits:%llu misses:%llu - ndo_xdp_xmit frames/flush:%.1f drops:%lu\n",
@@ -556,6 +586,8 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 	       (unsigned long long)rs.cache_misses,
 	       xr1.flushes > xr0.flushes ? (double)(xr1.xmit_frames - xr0.xmit_frames) /
 	       (double)(xr1.flushes - xr0.flushes) : 0.0, xr1.xmit_drops - xr0.xmit_drops);
+	printf("xdp_redirect: %s rep %u: device model %.0f %% of the flow CPU time; without it %.3f Mpps\n",
+	       name, rep + 1, 100 * dev_share[si][d][rep], mpps_host[si][d][rep]);
 	if (fault == 1)
 		leak = alloc_page(GFP_KERNEL);
 	if (fault == 3) {
@@ -684,6 +716,24 @@ static void print_table(void)
 			snprintf(ref, sizeof(ref), "%.0f", s->mpps_2018);
 		printf("xdp_redirect:   (%c) %-20s %10s %10s %10s\n", s->letter, s->key, cell[0],
 		       cell[1], ref);
+	}
+	printf("xdp_redirect: the device model's share of the flow CPUs' time (it does in software what the NIC does beside the host) and the rate without it, medians:\n");
+	printf("xdp_redirect:   %-24s %16s %16s\n", "scenario", "iommu", "direct");
+	for (si = 0; si < NR_SCEN; si++) {
+		const struct scenario *s = &scenarios[si];
+		char cell[NR_DMA][32];
+
+		if (!(scen_mask & (1ULL << si)))
+			continue;
+		for (d = 0; d < NR_DMA; d++) {
+			if ((dma_mask & (1ULL << d)) && measured(si, d))
+				snprintf(cell[d], sizeof(cell[d]), "%3.0f %% %6.2f",
+					 100 * median(dev_share[si][d], (unsigned int)reps),
+					 median(mpps_host[si][d], (unsigned int)reps));
+			else
+				snprintf(cell[d], sizeof(cell[d]), "-");
+		}
+		printf("xdp_redirect:   (%c) %-20s %16s %16s\n", s->letter, s->key, cell[0], cell[1]);
 	}
 	printf("xdp_redirect: ratios (median over the repetitions of the ratio within each; targets reported, not asserted):\n");
 	for (k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {

@@ -1229,6 +1229,8 @@ int simnic_get_stats(struct simnic *nic, struct simnic_stats *st)
 		st->tx_dma_faults += READ_ONCE(nic->hw.q[i].tx_faults);
 		st->cache_hits += READ_ONCE(r->cache_hits);
 		st->cache_misses += READ_ONCE(r->cache_misses);
+		st->device_ns += READ_ONCE(nic->hw.q[i].rx_dev_ns) +
+				 READ_ONCE(nic->hw.q[i].tx_dev_ns);
 	}
 	return 0;
 }

@@ -86,6 +86,10 @@ struct simnic_stats {               /* totals over the queues */
 	u64 xdp_pass, xdp_drop, xdp_tx, xdp_redirect, xdp_aborted, redirect_errors;
 	u64 tx_xmit, tx_refused, tx_completed, tx_dma_faults;   /* TX side: frames taken by ndo_xdp_xmit / XDP_TX, refused, completed */
 	u64 cache_hits, cache_misses;   /* the driver-local page cache */
+	/* Nanoseconds the device model ran (the wire's RX engine and the TX
+	 * engine at the doorbell) on the CPUs that called it: the NIC's work,
+	 * which real hardware does beside the host's CPUs. */
+	u64 device_ns;
 };
 
 struct simnic;

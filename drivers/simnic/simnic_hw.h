@@ -75,6 +75,7 @@ struct simnic_hw_queue {
 	u64 last_tsc;
 	u64 rx_missed;			/* WRITE_ONCE by the wire's caller */
 	u64 tx_faults;			/* WRITE_ONCE by the TX engine */
+	u64 rx_dev_ns, tx_dev_ns;	/* time in each engine, WRITE_ONCE by its runner */
 	u8 frame[SIMNIC_MAX_FRAME];	/* what the wire delivers */
 	u8 tx_buf[SIMNIC_MAX_FRAME];	/* what the TX engine read */
 
