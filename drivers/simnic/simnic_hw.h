@@ -10,8 +10,9 @@
  *   - the driver posts descriptors, then writes the tail register
  *     (RX: buffers posted up to here; TX: frames to send up to here, the
  *     doorbell);
- *   - the device works from its head up to the tail, writes each
- *     descriptor back (status, and for RX the frame length), then its head
+ *   - the device works from its head up to the tail, fetching the
+ *     descriptors SIMNIC_DESC_BATCH at a time and writing them back whole
+ *     (status, and for RX the frame length) the same way, then its head
  *     register (head write-back), then raises the queue's interrupt;
  *   - the driver reads the head register, then the descriptors below it.
  * A register write is a store-release, a register read a load-acquire:
@@ -40,8 +41,10 @@ struct simnic_desc {
 #define SIMNIC_DESC_DONE	BIT(0)
 #define SIMNIC_DESC_ERR_DMA	BIT(1)	/* the buffer could not be reached */
 
-/* Where the write-back lands: pkt_len and status, one 8-byte DMA write. */
-#define SIMNIC_DESC_WB_OFF	offsetof(struct simnic_desc, buf_len)
+
+/* Descriptors the device fetches (and writes back) in one DMA
+ * transaction: four cache lines. */
+#define SIMNIC_DESC_BATCH	16
 
 /* The longest frame the device sends or receives. */
 #define SIMNIC_MAX_FRAME	3072
@@ -76,6 +79,11 @@ struct simnic_hw_queue {
 	u64 rx_missed;			/* WRITE_ONCE by the wire's caller */
 	u64 tx_faults;			/* WRITE_ONCE by the TX engine */
 	u64 rx_dev_ns, tx_dev_ns;	/* time in each engine, WRITE_ONCE by its runner */
+	/* The descriptor engines' fetch buffers: the RX engine's belongs to
+	 * the wire's caller, the TX engine's to the doorbell's, which may be
+	 * two CPUs at once. */
+	struct simnic_desc rx_desc_batch[SIMNIC_DESC_BATCH];
+	struct simnic_desc tx_desc_batch[SIMNIC_DESC_BATCH];
 	u8 frame[SIMNIC_MAX_FRAME];	/* what the wire delivers */
 	u8 tx_buf[SIMNIC_MAX_FRAME];	/* what the TX engine read */
 
