@@ -12,6 +12,7 @@
 #include <linux/spinlock.h>
 
 struct ppdma_iova_cache;
+struct iova_mag;
 
 struct ppdma_iova {
 	spinlock_t lock;	/* map, full, hint, used */
@@ -21,6 +22,9 @@ struct ppdma_iova {
 	unsigned long hint;	/* next-fit: the next search starts here */
 	unsigned long used;	/* granules taken from the bitmap (0 excluded) */
 	struct ppdma_iova_cache *caches;	/* one per op slot */
+	spinlock_t depot_lock;
+	unsigned int depot_n;			/* full magazines in the depot */
+	struct iova_mag *depot;
 };
 
 /* A space of @nr granules, a multiple of BITS_PER_LONG squared. 0,
