@@ -64,7 +64,10 @@
  *     m1 m2 ...; forwarded:N in S sec, key:value ...)
  *
  * (one line: M the median, m1.. each repetition's figure, N and S summed
- * over the repetitions), then the table beside the 2018 / 2019 figures
+ * over the repetitions), and after it the same for <backend>_host: the
+ * rate with the device model's time taken out (S without it,
+ * device_share its median share of the flow CPUs' time: simnic's
+ * device_ns), then the table beside the 2018 / 2019 figures
  * and the ratios with their targets, medians of the ratios paired within
  * each repetition. Targets are reported, never asserted.
  *
@@ -177,6 +180,7 @@ static double dev_share[NR_SCEN][NR_DMA][MAX_REPS];
 static double mpps_host[NR_SCEN][NR_DMA][MAX_REPS];
 static uint64_t fwd_pkts[NR_SCEN][NR_DMA];
 static double fwd_sec[NR_SCEN][NR_DMA];
+static double fwd_host_sec[NR_SCEN][NR_DMA];	/* fwd_sec less the device's */
 static unsigned int runs_ok, runs_failed;
 static int ran_mode[NR_SCEN];	/* the xdp_return generation it ran */
 
@@ -571,6 +575,7 @@ static double run_one(unsigned int si, unsigned int d, unsigned int rep)
 
 		dev_share[si][d][rep] = win > 0 ? dev / win : 0;
 		mpps_host[si][d][rep] = win > dev ? (double)(c1 - c0) / (win - dev) / 1e6 : 0;
+		fwd_host_sec[si][d] += win > dev ? win - dev : 0;
 	}
 	fwd_pkts[si][d] += c1 - c0;
 	fwd_sec[si][d] += (double)(t1 - t0) / (double)tsc_hz;
@@ -690,6 +695,15 @@ static void print_line(unsigned int si, unsigned int d)
 	       s->rx_mem == SIMNIC_RX_PAGE_ALLOC ? "page_alloc" :
 	       s->rx_mem == SIMNIC_RX_PAGE_POOL_NO_RECYCLE ? "page_pool_no_recycle" : "page_pool",
 	       cache ? "on" : "off", bulk ? "on" : "off", line_rate_pps, burst);
+	/* The same with the device model's time taken out (design
+	 * <backend>_host): what bounds the line above. */
+	printf("Type:xdp_redirect_%s-%s_host Mpps: %.3f (median of %llu:", s->key, dma_names[d],
+	       median(mpps_host[si][d], (unsigned int)reps), reps);
+	for (i = 0; i < reps; i++)
+		printf(" %.3f", mpps_host[si][d][i]);
+	printf("; forwarded:%llu in %.9f sec, device_share:%.3f)\n",
+	       (unsigned long long)fwd_pkts[si][d], fwd_host_sec[si][d],
+	       median(dev_share[si][d], (unsigned int)reps));
 }
 
 static void print_table(void)

@@ -122,7 +122,7 @@ def table(res, rows, accept, design_table_rows):
     for what in res.skipped:
         lines.append(f"not run: {what}")
     lines.append("")
-    hdr = (f"{'test':<46} {'design':<8} {'median':>10} {'ns':>8} {'[min-max]':>21} "
+    hdr = (f"{'test':<46} {'design':<11} {'median':>10} {'ns':>8} {'[min-max]':>21} "
            f"{'ref':>9} {'ratio':>6}  {'kernel E5-1650v4':>16} {'EPYC 9684X':>10}")
     lines.append(hdr)
     lines.append("-" * len(hdr))
@@ -146,7 +146,7 @@ def table(res, rows, accept, design_table_rows):
             ref = f"{r['ref'] / 1e6:.2f}M"
         ratio = f"{r['ratio']:.2f}x" if r["ratio"] is not None else ""
         unit = "" if r["unit"] == "cycles" else f" {r['unit']}"
-        lines.append(f"{(r['test'] + unit)[:46]:<46} {r['design']:<8} {med:>10} "
+        lines.append(f"{(r['test'] + unit)[:46]:<46} {r['design']:<11} {med:>10} "
                      f"{fmt(r['median_ns']):>8} {rng:>21} {ref:>9} {ratio:>6}  "
                      f"{fmt(r['kernel_e5'], 0) if r['kernel_e5'] else '':>16} "
                      f"{fmt(r['kernel_epyc'], 0) if r['kernel_epyc'] else '':>10}")

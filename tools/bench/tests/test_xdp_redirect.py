@@ -73,6 +73,17 @@ class ParseTest(unittest.TestCase):
                          [("pps_run", 0, 9.5e6), ("pps_run", 1, 10.25e6),
                           ("pps_run", 2, 11e6)])
 
+    def test_host_line(self):
+        # The rate without the device model's time: its own design, and a
+        # row of its own beside the backend's.
+        out = (line("pool", "iommu", [2.0, 2.1, 2.2]) + "\n"
+               + line("pool", "iommu_host", [3.0, 3.1, 3.2], info="device_share:0.380") + "\n")
+        r = Results("full", 1, True, 0, 1, 2)
+        r.add(PROG, 0, parse_output(PROG, 0, "cmd", out))
+        self.assertEqual(r.xdpr("pool", "iommu_host")["median"], 3.1e6)
+        rows = [x for x in summarize(r) if x["test"].startswith("xdp_redirect_pool (c)")]
+        self.assertEqual(sorted(x["design"] for x in rows), ["iommu", "iommu_host"])
+
     def test_bad_lines(self):
         # A line that claims to be a result and does not parse, or that
         # gives fewer repetitions than it announces, fails the suite.
