@@ -61,4 +61,38 @@ static inline void destroy_and_settle(struct page_pool *pool)
 	pp_workqueue_run_all();
 }
 
+/* The pool is still in the registry (not yet freed). */
+static inline bool pool_alive(u32 id)
+{
+	struct pp_page_pool_info info;
+
+	return pp_page_pool_get_info(id, &info) == 0;
+}
+
+/*
+ * A put's publishing store must be its last access to the pool: a test
+ * hook at PP_HOOK_LANE_PUBLISHED (which the lanes and magazine designs
+ * call at that store) runs the release retry and the pool's RCU-deferred
+ * free right there, once, and records whether the pool was gone; any
+ * access after the publish is then a use after free (ASan).
+ */
+struct publish_race {
+	struct page_pool *pool;
+	struct page *page;
+	u32 id;
+	int hooked;
+	bool gone_in_hook;
+};
+
+static inline void publish_hook(enum pp_page_pool_hook point, struct page_pool *pool, void *arg)
+{
+	struct publish_race *r = arg;
+
+	if (point != PP_HOOK_LANE_PUBLISHED || pool != r->pool || r->hooked++)
+		return;
+	pp_workqueue_run_all();		/* the release retry: drain, free */
+	rcu_barrier();			/* the pool's RCU-deferred kfree */
+	r->gone_in_hook = !pool_alive(r->id);
+}
+
 #endif

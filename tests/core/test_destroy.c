@@ -18,13 +18,6 @@
 #define RETRY_MS	20
 #define WARN_MS		150
 
-static bool pool_alive(u32 id)
-{
-	struct pp_page_pool_info info;
-
-	return pp_page_pool_get_info(id, &info) == 0;
-}
-
 static int disconnects;
 static void *disconnected_pool;
 
@@ -205,27 +198,7 @@ static void test_misuse_destroy_twice(void **state)
  * finish. Any access to the pool or its lane after the publish is then a
  * use after free, which the ASan build of this test reports.
  */
-struct publish_race {
-	struct page_pool *pool;
-	struct page *page;
-	u32 id;
-	int hooked;
-	bool gone_in_hook;
-};
-
 static struct publish_race PR;
-
-static void publish_hook(enum pp_page_pool_hook point, struct page_pool *pool, void *arg)
-{
-	struct publish_race *r = arg;
-
-	if (point != PP_HOOK_LANE_PUBLISHED || pool != r->pool || r->hooked++)
-		return;
-	pp_workqueue_run_all();		/* the release retry: drain, free */
-
-	rcu_barrier();			/* the pool's RCU-deferred kfree */
-	r->gone_in_hook = !pool_alive(r->id);
-}
 
 static void *publish_returner(void *arg)
 {

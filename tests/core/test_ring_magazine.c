@@ -31,13 +31,6 @@
 
 #define RETRY_MS	10
 
-static bool pool_alive(u32 id)
-{
-	struct pp_page_pool_info info;
-
-	return pp_page_pool_get_info(id, &info) == 0;
-}
-
 static bool wait_gone(u32 id, int ms)
 {
 	while (ms-- > 0) {
@@ -423,26 +416,7 @@ static void test_destroy_late_puts(void **state)
 
 /* --- the publishing store is the last access -------------------------- */
 
-struct publish_race {
-	struct page_pool *pool;
-	struct page *page;
-	u32 id;
-	int hooked;
-	bool gone_in_hook;
-};
-
 static struct publish_race PR;
-
-static void publish_hook(enum pp_page_pool_hook point, struct page_pool *pool, void *arg)
-{
-	struct publish_race *r = arg;
-
-	if (point != PP_HOOK_LANE_PUBLISHED || pool != r->pool || r->hooked++)
-		return;
-	pp_workqueue_run_all();		/* the release retry: drain, free */
-	rcu_barrier();			/* the pool's RCU-deferred kfree */
-	r->gone_in_hook = !pool_alive(r->id);
-}
 
 static void put_one_fn(void *arg)
 {
