@@ -63,6 +63,7 @@ struct client {
 	int fd;
 	bool subscribed;
 	bool closing;		/* an error was queued: flush, then close */
+	bool eof;		/* the peer sends no more: answer what came, then close */
 	char *in;		/* PPTLM_IN_CAP bytes */
 	size_t in_len;
 	u64 partial_since;	/* ns: the first byte of the unfinished line; 0 none */
@@ -187,9 +188,14 @@ static void client_discard_input(struct client *c)
 	char buf[16384];
 	int i;
 
-	for (i = 0; i < 64; i++)
-		if (recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
+	for (i = 0; i < 64 && !c->eof; i++) {
+		ssize_t n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n == 0)
+			c->eof = true;
+		if (n <= 0)
 			break;
+	}
 }
 
 static void client_close(struct client *c)
@@ -589,7 +595,7 @@ static int client_read(struct client *c)
 			client_discard_input(c);
 			return 0;
 		}
-		if (client_pending(c) > PPTLM_OUT_MAX)
+		if (c->eof || client_pending(c) > PPTLM_OUT_MAX)
 			return 0;
 		if (c->in_len == PPTLM_IN_CAP) {
 			if (memchr(c->in, '\n', c->in_len))
@@ -599,10 +605,9 @@ static int client_read(struct client *c)
 		}
 		n = recv(c->fd, c->in + c->in_len, PPTLM_IN_CAP - c->in_len, MSG_DONTWAIT);
 		if (n == 0) {
-			/* The peer is done sending: its replies still go out;
-			 * an unfinished last line is dropped. */
-			c->closing = true;
-			c->close_by = now_ns() + (u64)srv.timeout_ms * 1000000ull;
+			/* The peer is done sending (shutdown(SHUT_WR), or
+			 * closed): the lines it sent are still answered. */
+			c->eof = true;
 			return 0;
 		}
 		if (n < 0) {
@@ -724,7 +729,7 @@ static void *server_thread(void *arg)
 			u64 due = 0;
 
 			pfd[i + 2] = (struct pollfd){ .fd = c->fd };
-			if (c->closing || client_pending(c) <= PPTLM_OUT_MAX)
+			if (!c->eof && (c->closing || client_pending(c) <= PPTLM_OUT_MAX))
 				pfd[i + 2].events |= POLLIN;
 			if (client_pending(c))
 				pfd[i + 2].events |= POLLOUT;
@@ -773,6 +778,14 @@ static void *server_thread(void *arg)
 				client_fatal(c, ETIMEDOUT, "request not complete within the timeout");
 				err = client_flush(c);
 			}
+			/* After end of file, done once every whole line is
+			 * answered and written (an unfinished one is dropped);
+			 * a subscriber stays until the peer is gone. */
+			if (!err && c->eof && !c->closing && !c->subscribed &&
+			    !client_pending(c) && !memchr(c->in, '\n', c->in_len))
+				err = -ECONNRESET;
+			if (!err && c->eof && (re & (POLLHUP | POLLERR)))
+				err = -ECONNRESET;	/* gone both ways */
 			if (err || (c->closing && (!client_pending(c) || now >= c->close_by)))
 				client_close(c);
 		}

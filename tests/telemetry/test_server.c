@@ -595,6 +595,51 @@ static void test_hostile_clients(void **state)
 	settle(b.pool);
 }
 
+/* A peer that shuts its sending side down after its requests gets every
+ * reply, then end of file; a subscriber that does the same stays
+ * subscribed. */
+static void test_half_close(void **state)
+{
+	struct tlm_client *c, *sub;
+	struct page_pool *pool;
+	int status;
+	char *line;
+	json_t *r;
+
+	(void)state;
+	start(0);
+	c = client_new();
+	assert_int_equal(tlm_send(c, "{\"op\":\"process-get\",\"seq\":1}"), 0);
+	assert_int_equal(tlm_send(c, "{\"op\":\"page-pool-get\",\"seq\":2}"), 0);
+	assert_int_equal(tlm_write(c, "{\"op\":\"proc", 12), 0);	/* dropped */
+	assert_int_equal(shutdown(c->fd, SHUT_WR), 0);
+	r = tlm_read_json(c, 2000);
+	assert_int_equal(tlm_int(r, "seq"), 1);
+	json_decref(r);
+	r = tlm_read_json(c, 2000);
+	assert_int_equal(tlm_int(r, "seq"), 2);
+	assert_true(json_is_array(json_object_get(r, "reply")));
+	json_decref(r);
+	line = tlm_read_line(c, 2000, &status);
+	assert_null(line);
+	assert_int_equal(status, 0);
+	client_free(c);
+
+	sub = client_new();
+	assert_int_equal(tlm_send(sub, "{\"op\":\"subscribe\",\"group\":\"page-pool\"}"), 0);
+	assert_int_equal(shutdown(sub->fd, SHUT_WR), 0);
+	r = tlm_read_json(sub, 2000);
+	assert_int_equal(tlm_errno(r), 0);
+	json_decref(r);
+	usleep(100 * 1000);
+	pool = pool_new(NULL, NULL);
+	r = tlm_read_json(sub, 2000);
+	assert_ntf(r, "page-pool-add-ntf", pp_page_pool_id(pool));
+	client_free(sub);
+	pp_telemetry_stop();
+	settle(pool);
+}
+
 /* The holders op: in a build without holder tracking EOPNOTSUPP; with
  * it (meson -Dholders=true) the groups of pp_page_pool_for_each_holder(),
  * biggest first, the take sites named by pp_symbolize(). */
@@ -849,6 +894,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_notifications, test_teardown),
 		cmocka_unit_test_teardown(test_other_uid_refused, test_teardown),
 		cmocka_unit_test_teardown(test_hostile_clients, test_teardown),
+		cmocka_unit_test_teardown(test_half_close, test_teardown),
 		cmocka_unit_test_teardown(test_holders_get, test_teardown),
 		cmocka_unit_test_teardown(test_stop_leaves_nothing, test_teardown),
 		cmocka_unit_test_teardown(test_dir_permissions, test_teardown),
