@@ -422,7 +422,7 @@ static void test_other_uid_refused(void **state)
 /* The busy pool: a thread allocates and recycles until told to stop. */
 struct busy {
 	struct page_pool *pool;
-	volatile bool stop;
+	bool stop;
 	unsigned long rounds;
 };
 
@@ -431,7 +431,7 @@ static void *busy_thread(void *arg)
 	struct busy *b = arg;
 
 	pp_thread_register(1);
-	while (!b->stop) {
+	while (!READ_ONCE(b->stop)) {
 		struct page *p[16];
 		int i;
 
@@ -583,7 +583,7 @@ static void test_hostile_clients(void **state)
 	client_free(sub);
 	assert_prompt_answer(good, pp_page_pool_id(b.pool), pp_page_pool_id(quiet));
 
-	b.stop = true;
+	WRITE_ONCE(b.stop, true);
 	pthread_join(th, NULL);
 	print_message("busy thread: %lu rounds of 16 pages\n", b.rounds);
 	assert_true(b.rounds > 0);
