@@ -54,6 +54,7 @@
 #include "telemetry/telemetry_internal.h"
 
 #define PPTLM_DEFAULT_CLIENTS	16
+#define PPTLM_MAX_CLIENTS	65536	/* a larger max_clients is -EINVAL */
 #define PPTLM_DEFAULT_TIMEOUT_MS 1000
 #define PPTLM_OUT_MAX		(1u << 20)	/* bytes waiting per connection */
 #define PPTLM_NTF_MAX		65536		/* events waiting for the thread */
@@ -94,6 +95,7 @@ static struct {
 	uid_t uid;
 	char comm[32];
 	/* The thread's own. */
+	struct pollfd *pfd;	/* max_clients + 2 */
 	struct client *clients;
 	unsigned int nr_clients;
 	unsigned int nr_subscribers;
@@ -711,13 +713,11 @@ static void server_notify(void)
 
 static void *server_thread(void *arg)
 {
-	unsigned int n = srv.max_clients + 2, i;
-	struct pollfd *pfd = calloc(n, sizeof(*pfd));
 	const u64 timeout_ns = (u64)srv.timeout_ms * 1000000ull;
+	struct pollfd *pfd = srv.pfd;
+	unsigned int i;
 
 	(void)arg;
-	if (!pfd)
-		return NULL;
 	while (!READ_ONCE(srv.stop)) {
 		u64 now = now_ns(), next = 0;
 		int timeout = -1;
@@ -741,7 +741,8 @@ static void *server_thread(void *arg)
 				next = due;
 		}
 		if (next)
-			timeout = next <= now ? 0 : (int)((next - now + 999999) / 1000000);
+			timeout = next <= now ? 0 :
+				  (int)min_t(u64, (next - now + 999999) / 1000000, INT_MAX);
 		if (poll(pfd, srv.nr_clients + 2, timeout) < 0 && errno != EINTR)
 			break;
 		if (READ_ONCE(srv.stop))
@@ -802,7 +803,6 @@ static void *server_thread(void *arg)
 	}
 	while (srv.nr_clients)
 		client_close(&srv.clients[0]);
-	free(pfd);
 	return NULL;
 }
 
@@ -909,10 +909,15 @@ int pp_telemetry_start(const struct pp_telemetry_config *cfg)
 	if (err)
 		goto out;
 	srv.max_clients = cfg && cfg->max_clients ? cfg->max_clients : PPTLM_DEFAULT_CLIENTS;
+	if (srv.max_clients > PPTLM_MAX_CLIENTS) {
+		err = -EINVAL;
+		goto out;
+	}
 	srv.timeout_ms = cfg && cfg->request_timeout_ms ? cfg->request_timeout_ms :
 							  PPTLM_DEFAULT_TIMEOUT_MS;
 	srv.clients = calloc(srv.max_clients, sizeof(*srv.clients));
-	if (!srv.clients) {
+	srv.pfd = calloc(srv.max_clients + 2, sizeof(*srv.pfd));
+	if (!srv.clients || !srv.pfd) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -948,7 +953,9 @@ err_fds:
 	server_close_fds();
 err_free:
 	free(srv.clients);
+	free(srv.pfd);
 	srv.clients = NULL;
+	srv.pfd = NULL;
 out:
 	pthread_mutex_unlock(&srv.lock);
 	return err;
@@ -974,7 +981,9 @@ void pp_telemetry_stop(void)
 	unlink(srv.path);
 	server_close_fds();
 	free(srv.clients);
+	free(srv.pfd);
 	srv.clients = NULL;
+	srv.pfd = NULL;
 	ntf_free(ntf_take_all(&lost, NULL));
 	WRITE_ONCE(ntf_wanted, false);
 	srv.path[0] = '\0';

@@ -640,6 +640,45 @@ static void test_half_close(void **state)
 	settle(pool);
 }
 
+/* max_clients: one more connection gets EBUSY and end of file, the
+ * others are served; a value past the limit is refused. */
+static void test_max_clients(void **state)
+{
+	struct pp_telemetry_config cfg = { .dir = tdir, .max_clients = 2 };
+	struct tlm_client *a, *b, *c;
+	json_t *r;
+
+	(void)state;
+	cfg.max_clients = 65537;
+	assert_int_equal(pp_telemetry_start(&cfg), -EINVAL);
+	cfg.max_clients = 2;
+	assert_int_equal(pp_telemetry_start(&cfg), 0);
+	a = client_new();
+	b = client_new();
+	r = tlm_call(a, "{\"op\":\"process-get\"}");	/* both accepted by now */
+	json_decref(r);
+	r = tlm_call(b, "{\"op\":\"process-get\"}");
+	json_decref(r);
+	c = client_new();
+	r = tlm_read_json(c, 2000);
+	assert_int_equal(tlm_errno(r), EBUSY);
+	json_decref(r);
+	assert_true(tlm_wait_eof(c, 2000));
+	client_free(c);
+	r = tlm_call(b, "{\"op\":\"page-pool-get\"}");
+	assert_int_equal(tlm_errno(r), 0);
+	json_decref(r);
+	client_free(a);
+	usleep(100 * 1000);	/* the server sees it go */
+	c = client_new();
+	r = tlm_call(c, "{\"op\":\"process-get\"}");
+	assert_int_equal(tlm_errno(r), 0);
+	json_decref(r);
+	client_free(c);
+	client_free(b);
+	pp_telemetry_stop();
+}
+
 /* The holders op: in a build without holder tracking EOPNOTSUPP; with
  * it (meson -Dholders=true) the groups of pp_page_pool_for_each_holder(),
  * biggest first, the take sites named by pp_symbolize(). */
@@ -895,6 +934,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_other_uid_refused, test_teardown),
 		cmocka_unit_test_teardown(test_hostile_clients, test_teardown),
 		cmocka_unit_test_teardown(test_half_close, test_teardown),
+		cmocka_unit_test_teardown(test_max_clients, test_teardown),
 		cmocka_unit_test_teardown(test_holders_get, test_teardown),
 		cmocka_unit_test_teardown(test_stop_leaves_nothing, test_teardown),
 		cmocka_unit_test_teardown(test_dir_permissions, test_teardown),
