@@ -587,10 +587,13 @@ static int client_lines(struct client *c)
 	return err;
 }
 
-/* -errno or end of file: drop the connection. */
+/* Read and answer; at most 16 reads a round, so that one busy client
+ * does not starve the others. -errno: drop the connection. */
 static int client_read(struct client *c)
 {
-	for (;;) {
+	int rounds;
+
+	for (rounds = 0; rounds < 16; rounds++) {
 		ssize_t n;
 
 		if (c->closing) {
@@ -623,6 +626,7 @@ static int client_read(struct client *c)
 		if (client_lines(c))
 			return -ENOMEM;
 	}
+	return 0;
 }
 
 static bool peer_allowed(int fd)
