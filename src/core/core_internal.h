@@ -171,6 +171,7 @@ s32 page_pool_inflight(const struct page_pool *pool, bool strict);
 int page_pool_list(struct page_pool *pool);
 void page_pool_detached(struct page_pool *pool);
 void page_pool_unlist(struct page_pool *pool);
+void ppcore_run_create_hook(void);	/* registry_hooks.h's create hook */
 
 /* DMA tracking: src/core/dma_track.h. */
 
