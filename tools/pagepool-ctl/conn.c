@@ -280,17 +280,24 @@ json_t *ctl_request(struct ctl_conn *c, json_t *req)
 {
 	unsigned int seq = ++c->seq;
 	json_t *msg, *reply, *error, *s;
+	int err;
 
 	if (!req || json_object_set_new(req, "seq", json_integer(seq))) {
 		json_decref(req);
 		set_error(c, ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (ctl_send(c, req))
+	err = ctl_send(c, req);
+	/* A server that refuses us writes its error line and closes, maybe
+	 * before our request got there: read that line before giving up. */
+	if (err && err != -EPIPE && err != -ECONNRESET)
 		return NULL;
 	for (;;) {
-		if (ctl_read_msg(c, &msg, CTL_REPLY_TIMEOUT_MS, NULL, 0))
+		if (ctl_read_msg(c, &msg, CTL_REPLY_TIMEOUT_MS, NULL, 0)) {
+			if (err)
+				set_error(c, -err, "send to %s: %s", c->path, strerror(-err));
 			return NULL;
+		}
 		s = json_object_get(msg, "seq");
 		error = json_object_get(msg, "error");
 		/* The peer check's refusal comes before any request is read:
