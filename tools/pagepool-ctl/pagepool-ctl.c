@@ -467,8 +467,10 @@ static int cmd_list(const struct opts *o)
 	struct table t;
 
 	n = open_all(o, conns, MAX_PROCS, true, &failures);
-	if (n < 0)
+	if (n < 0) {
+		json_decref(out);
 		return 1;
+	}
 	table_init(&t, 5, 2);
 	table_add(&t, "PID");
 	table_add(&t, "COMM");
@@ -612,14 +614,18 @@ static int cmd_dump(const struct opts *o)
 	struct ctl_conn c;
 
 	if (!o->all) {
-		if (open_target(o, &c))
+		if (open_target(o, &c)) {
+			json_decref(out);
 			return 1;
+		}
 		rc = dump_one(&c, o->json, false, out);
 		ctl_close(&c);
 	} else {
 		n = open_all(o, conns, MAX_PROCS, false, &failures);
-		if (n < 0)
+		if (n < 0) {
+			json_decref(out);
 			return 1;
+		}
 		for (i = 0; i < n; i++) {
 			if (!o->json && i)
 				putchar('\n');
