@@ -178,8 +178,22 @@ static void ntf_free(struct ntf *n)
 
 /* Connections. */
 
+/* What a closing connection sends is read and dropped: closed with
+ * unread input, the socket would end the peer's reads with ECONNRESET
+ * instead of its error line and end of file. Bounded per call. */
+static void client_discard_input(struct client *c)
+{
+	char buf[16384];
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
+			break;
+}
+
 static void client_close(struct client *c)
 {
+	client_discard_input(c);
 	if (c->subscribed)
 		srv.nr_subscribers--;
 	WRITE_ONCE(ntf_wanted, srv.nr_subscribers > 0);
@@ -484,7 +498,11 @@ static int client_read(struct client *c)
 	for (;;) {
 		ssize_t n;
 
-		if (c->closing || client_pending(c) > PPTLM_OUT_MAX)
+		if (c->closing) {
+			client_discard_input(c);
+			return 0;
+		}
+		if (client_pending(c) > PPTLM_OUT_MAX)
 			return 0;
 		if (c->in_len == PPTLM_IN_CAP) {
 			if (memchr(c->in, '\n', c->in_len))
@@ -619,7 +637,7 @@ static void *server_thread(void *arg)
 			u64 due = 0;
 
 			pfd[i + 2] = (struct pollfd){ .fd = c->fd };
-			if (!c->closing && client_pending(c) <= PPTLM_OUT_MAX)
+			if (c->closing || client_pending(c) <= PPTLM_OUT_MAX)
 				pfd[i + 2].events |= POLLIN;
 			if (client_pending(c))
 				pfd[i + 2].events |= POLLOUT;
