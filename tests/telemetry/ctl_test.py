@@ -181,6 +181,13 @@ def num(v):
 # ---- 1. two pools in a known state ------------------------------------------
 
 def test_state(inst, args):
+    # The tool talks to the socket: it does not link the library.
+    if shutil.which("readelf"):
+        dyn = subprocess.run(["readelf", "-d", inst.ctl], capture_output=True, text=True).stdout
+        needed = [ln.split("[")[1].rstrip("]") for ln in dyn.splitlines() if "(NEEDED)" in ln]
+        check(any(n.startswith("libjansson") for n in needed) and
+              not any("pagepool" in n for n in needed),
+              "pagepool-ctl links jansson, not libpagepool: %s" % needed)
     sockdir = tempfile.mkdtemp(prefix="ctl-sock-")
     prog = inst.cc("ctl_target", [os.path.join(inst.src, "tests/telemetry/ctl_target.c")])
     t = Target(inst, prog, sockdir)
@@ -378,8 +385,8 @@ def test_bench(inst, args):
     sockdir = tempfile.mkdtemp(prefix="ctl-sock-")
     env = dict(os.environ, PAGEPOOL_TELEMETRY="1", PAGEPOOL_TELEMETRY_DIR=sockdir)
     # One scenario, (c) page_pool with TX completion on the RX CPU, on the
-    # direct backend, for about 3 s.
-    b = subprocess.Popen([bench, "reps=1", "warmup_ms=100", "window_ms=3000",
+    # direct backend, for about 4 s.
+    b = subprocess.Popen([bench, "reps=1", "warmup_ms=100", "window_ms=4000",
                           "scenarios=0x4", "dma=2"],
                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seen = None
@@ -405,6 +412,11 @@ def test_bench(inst, args):
               "dump --json: the pools allocated")
         r = run_ctl(inst, ["-p", str(b.pid), "dump"], sockdir)
         check_eq(r.returncode, 0, "dump exit code")
+        # Packets flow: the RX pool allocates and recycles at some rate.
+        r = run_ctl(inst, ["-p", str(b.pid), "watch", "-n", "1", "-i", "0.5"], sockdir)
+        rows = table(r.stdout, "ID")
+        check(any(num(x["ALLOC-FAST/s"]) > 0 and num(x["RECYCLE-CACHED/s"]) > 0 for x in rows),
+              "watch: a pool allocating and recycling per second")
     out, _ = b.communicate(timeout=120)
     check_eq(b.returncode, 0, "the benchmark's end state is clean")
     if b.returncode:
