@@ -8,6 +8,9 @@
  *
  * Layer: tools.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* strerrorname_np() */
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>

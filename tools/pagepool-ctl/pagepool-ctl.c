@@ -1032,7 +1032,7 @@ int main(int argc, char **argv)
 	int opt, nargs;
 	long v;
 
-	while ((opt = getopt_long(argc, argv, "p:d:aji:n:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":p:d:aji:n:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			errno = 0;
@@ -1066,9 +1066,10 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			fputs("Try 'pagepool-ctl --help'.\n", stderr);
-			return EXIT_USAGE;
+			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
@@ -1097,6 +1098,8 @@ int main(int argc, char **argv)
 			return usage_error("%s needs a POOL id", cmd);
 		if (parse_pool(argv[optind + 1], &id))
 			return usage_error("bad pool id '%s' (a number from 1)", argv[optind + 1]);
+	} else if (!strcmp(cmd, "stats") && nargs > 1) {
+		return usage_error("stats takes one POOL id at most");
 	} else if (nargs) {
 		return usage_error("%s takes no argument '%s'", cmd, argv[optind + 1]);
 	}
