@@ -331,7 +331,8 @@ def test_pp_hold(inst, args):
     ifindex = int(t.readline().split()[1])
     ev = subprocess.Popen([inst.ctl, "--dir", sockdir, "-p", str(t.pid), "events", "-n", "3"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.3)		# subscribed before the device moves
+    # Subscribed before the device moves: the line that says so.
+    check("subscribed" in ev.stderr.readline(), "events: subscribed")
 
     # No page pools when down
     check_eq(len(pools_of(inst, sockdir, t.pid, ifindex)), 0, "down: no pool for the device")

@@ -981,6 +981,10 @@ static int cmd_events(const struct opts *o)
 		return 1;
 	}
 	json_decref(r);
+	/* On stderr, so that stdout is only the notifications: from here on
+	 * none is missed (a script may wait for this line). */
+	fprintf(stderr, "pagepool-ctl: subscribed to the page pool notifications of process %d\n",
+		(int)c.pid);
 	while (!o->count || n < o->count) {
 		err = ctl_read_msg(&c, &ev, -1, raw, sizeof(raw));
 		if (err == -EINTR && interrupted)
