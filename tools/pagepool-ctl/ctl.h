@@ -71,6 +71,16 @@ int ctl_send(struct ctl_conn *c, json_t *req);
  * signal), -ECONNRESET (the server closed), -EBADMSG (not JSON). */
 int ctl_read_msg(struct ctl_conn *c, json_t **msg, int timeout_ms, char *raw, size_t rawlen);
 
+/* format.c. A holder group of page-pool-holders-get as one line, "1389
+ * pages held since SITE on cpu 1, for 61 s[, last handed on at SITE]";
+ * a notification as "page-pool-add-ntf id 5 ifindex 2 ..." (the attributes
+ * it has, in page-pool-get's order). 0, -EINVAL (not a holder object / no
+ * notification name), -ERANGE (truncated to @len). */
+int ctl_fmt_holder(json_t *h, char *buf, size_t len);
+int ctl_fmt_event(json_t *ev, char *buf, size_t len);
+/* A pool id argument, 1 .. U32_MAX in decimal. 0 or -EINVAL. */
+int ctl_parse_pool(const char *s, long long *id);
+
 /* The errno's name ("ENOENT"), "E?" when unknown. */
 const char *ctl_errname(int err);
 

@@ -672,22 +672,6 @@ static void show_pool(json_t *p, pid_t pid)
 		printf("  %-14s - (attached)\n", "detach-time");
 }
 
-/* A pool id argument: 1 .. U32_MAX. */
-static int parse_pool(const char *s, long long *id)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end || errno || !v || v > 0xffffffffULL)
-		return -EINVAL;
-	*id = (long long)v;
-	return 0;
-}
-
 static int cmd_show(const struct opts *o, long long id)
 {
 	struct ctl_conn c;
@@ -894,28 +878,10 @@ static int cmd_watch(const struct opts *o)
 
 /* ---- holders -------------------------------------------------------------- */
 
-static void print_holder(json_t *h)
-{
-	const char *take = json_string_value(json_object_get(h, "take-site"));
-	const char *hand = json_string_value(json_object_get(h, "handoff-site"));
-	long long ms = ll_or0(h, "held-for-ms");
-
-	if (!take)
-		take = json_string_value(json_object_get(h, "take-ip"));
-	printf("%lld pages held since %s on cpu %lld, for ", ll_or0(h, "pages"),
-	       take ? take : "?", ll_or0(h, "cpu"));
-	if (ms >= 10000)
-		printf("%lld s", ms / 1000);
-	else
-		printf("%.1f s", ms / 1000.0);
-	if (hand)
-		printf(", last handed on at %s", hand);
-	putchar('\n');
-}
-
 static int cmd_holders(const struct opts *o, long long id)
 {
 	struct ctl_conn c;
+	char line[1024];
 	json_t *r, *h;
 	size_t i;
 
@@ -935,8 +901,10 @@ static int cmd_holders(const struct opts *o, long long id)
 	if (o->json) {
 		print_json(r);
 	} else {
-		json_array_foreach(r, i, h)
-			print_holder(h);
+		json_array_foreach(r, i, h) {
+			ctl_fmt_holder(h, line, sizeof(line));
+			puts(line);
+		}
 		if (!json_array_size(r))
 			printf("pool %lld of pid %d: no pages held\n", id, (int)c.pid);
 	}
@@ -946,23 +914,6 @@ static int cmd_holders(const struct opts *o, long long id)
 }
 
 /* ---- events --------------------------------------------------------------- */
-
-static void print_event(json_t *ev)
-{
-	static const char *const keys[] = {
-		"id", "ifindex", "napi-id", "inflight", "inflight-mem", "detach-time",
-	};
-	const char *name = json_string_value(json_object_get(ev, "name"));
-	json_t *msg = json_object_get(ev, "msg");
-	char buf[32];
-	size_t i;
-
-	printf("%s", name ? name : "?");
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (json_object_get(msg, keys[i]))
-			printf(" %s %s", keys[i], cell(msg, keys[i], buf, sizeof(buf)));
-	putchar('\n');
-}
 
 static int cmd_events(const struct opts *o)
 {
@@ -997,8 +948,8 @@ static int cmd_events(const struct opts *o)
 		if (json_object_get(ev, "name")) {
 			if (o->json)
 				puts(raw);
-			else
-				print_event(ev);
+			else if (!ctl_fmt_event(ev, raw, sizeof(raw)))
+				puts(raw);
 			fflush(stdout);
 			n++;
 		}
@@ -1100,7 +1051,7 @@ int main(int argc, char **argv)
 	    (!strcmp(cmd, "stats") && nargs == 1)) {
 		if (nargs != 1)
 			return usage_error("%s needs a POOL id", cmd);
-		if (parse_pool(argv[optind + 1], &id))
+		if (ctl_parse_pool(argv[optind + 1], &id))
 			return usage_error("bad pool id '%s' (a number from 1)", argv[optind + 1]);
 	} else if (!strcmp(cmd, "stats") && nargs > 1) {
 		return usage_error("stats takes one POOL id at most");
