@@ -126,9 +126,10 @@ clean:
 #                       leaks (memory reachable at exit is allowed).
 #   make fuzz           the libFuzzer targets (clang, ASan+UBSan, debug_net;
 #                       build-fuzz) for FUZZ_SECONDS from the committed
-#                       corpus: two thirds to fuzz_pool (the fast target),
-#                       the rest to fuzz_pagepool (IOMMU + DMA-API debug);
-#                       one summary line each.
+#                       corpora: a tenth to fuzz_telemetry (the telemetry
+#                       request parser), of the rest two thirds to fuzz_pool
+#                       (the fast target) and the rest to fuzz_pagepool
+#                       (IOMMU + DMA-API debug); one summary line each.
 #   make stress         the stress program for STRESS_SECONDS under
 #                       ASan+UBSan and under TSan (the build-asan and
 #                       build-tsan trees of test-asan / test-tsan; TSan with
