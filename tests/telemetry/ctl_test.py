@@ -14,6 +14,7 @@ CTL_EXTRA_CFLAGS in the environment: flags the target programs need too
 import glob
 import json
 import os
+import pty
 import shutil
 import signal
 import socket
@@ -306,6 +307,24 @@ def test_state(inst, args):
         for col in ["ALLOC-FAST/s", "ALLOC-SLOW/s", "RECYCLE-CACHED/s", "RECYCLE-RING/s",
                     "RELEASED/s"]:
             check_eq(row[col], "0", "watch pool %s %s" % (row["ID"], col))
+
+    # On a terminal, each refresh clears the screen first.
+    master, slave = pty.openpty()
+    w = subprocess.run([inst.ctl, "--dir", sockdir, "watch", "-n", "1", "-i", "0.1"],
+                       stdout=slave, stderr=subprocess.PIPE, timeout=30)
+    os.close(slave)
+    tty = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        tty += chunk
+    os.close(master)
+    check(w.returncode == 0 and tty.startswith(b"\033[H\033[2J"),
+          "watch on a terminal clears the screen: %r" % tty[:16])
 
     check_eq(t.quit(), 0, "the target gave every page back")
     check(not os.path.exists(os.path.join(sockdir, "%d.sock" % t.pid)),
