@@ -595,6 +595,106 @@ static void test_hostile_clients(void **state)
 	settle(b.pool);
 }
 
+/* The holders op: in a build without holder tracking EOPNOTSUPP; with
+ * it (meson -Dholders=true) the groups of pp_page_pool_for_each_holder(),
+ * biggest first, the take sites named by pp_symbolize(). */
+static noinline __attribute__((noipa)) struct page *fill_a(struct page_pool *pool)
+{
+	struct page *page = page_pool_dev_alloc_pages(pool);
+
+	__asm__ volatile("" ::: "memory");	/* a call, not a tail jump */
+	return page;
+}
+
+static noinline __attribute__((noipa)) struct page *fill_b(struct page_pool *pool)
+{
+	struct page *page = page_pool_dev_alloc_pages(pool);
+
+	__asm__ volatile("" ::: "memory");
+	return page;
+}
+
+static int holder_cb(const struct pp_page_pool_holder *h, void *arg)
+{
+	struct pp_page_pool_holder *v = arg;
+	int i;
+
+	for (i = 0; v[i].pages; i++)
+		;
+	if (i < 7)
+		v[i] = *h;
+	return 0;
+}
+
+static void test_holders_get(void **state)
+{
+	struct page_pool *pool = pool_new(NULL, NULL);
+	struct pp_page_pool_holder want[8];
+	struct tlm_client *c;
+	struct page *p[4];
+	char req[128], ip[32];
+	json_t *r, *arr, *o;
+	size_t i;
+
+	(void)state;
+	p[0] = fill_a(pool);
+	p[1] = fill_a(pool);
+	p[2] = fill_a(pool);
+	p[3] = fill_b(pool);
+	start(0);
+	c = client_new();
+	r = tlm_call(c, "{\"op\":\"process-get\"}");
+	assert_int_equal(json_is_true(json_object_get(json_object_get(r, "reply"), "holders")),
+			 IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS));
+	json_decref(r);
+	r = tlm_call(c, "{\"op\":\"page-pool-holders-get\"}");
+	assert_int_equal(tlm_errno(r), EINVAL);		/* the id is required */
+	json_decref(r);
+
+	snprintf(req, sizeof(req), "{\"op\":\"page-pool-holders-get\",\"id\":%u,\"seq\":5}",
+		 pp_page_pool_id(pool));
+	r = tlm_call(c, req);
+	assert_int_equal(tlm_int(r, "seq"), 5);
+	if (!IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS)) {
+		assert_int_equal(tlm_errno(r), EOPNOTSUPP);
+		goto out;
+	}
+	memset(want, 0, sizeof(want));
+	assert_int_equal(pp_page_pool_for_each_holder(pp_page_pool_id(pool), holder_cb, want), 0);
+	arr = json_object_get(r, "reply");
+	assert_true(json_is_array(arr));
+	assert_int_equal(json_array_size(arr), 2);
+	json_array_foreach(arr, i, o) {
+		const char *site = json_string_value(json_object_get(o, "take-site"));
+		char *text = json_dumps(o, JSON_COMPACT);
+
+		print_message("holder: %s\n", text);
+		free(text);
+		assert_int_equal(tlm_int(o, "pages"), want[i].pages);
+		assert_int_equal(tlm_int(o, "cpu"), want[i].cpu);
+		snprintf(ip, sizeof(ip), "%#lx", want[i].take_ip);
+		assert_string_equal(json_string_value(json_object_get(o, "take-ip")), ip);
+		assert_true(tlm_int(o, "held-for-ms") >= 0);
+		assert_true(tlm_int(o, "held-for-ms") <= (long long)(want[i].held_ns / 1000000) + 5000);
+		assert_null(json_object_get(o, "handoff-site"));
+		assert_non_null(site);
+		assert_non_null(strstr(site, i == 0 ? "fill_a+0x" : "fill_b+0x"));
+		assert_non_null(strstr(site, "test_server.c:"));
+	}
+	assert_int_equal(tlm_int(json_array_get(arr, 0), "pages"), 3);	/* biggest first */
+	assert_int_equal(tlm_int(json_array_get(arr, 1), "pages"), 1);
+	json_decref(r);
+	r = tlm_call(c, "{\"op\":\"page-pool-holders-get\",\"id\":999999}");
+	assert_int_equal(tlm_errno(r), ENOENT);
+out:
+	json_decref(r);
+	client_free(c);
+	pp_telemetry_stop();
+	for (i = 0; i < 4; i++)
+		page_pool_put_full_page(pool, p[i], false);
+	settle(pool);
+}
+
 static int count_dir(const char *path)
 {
 	DIR *d = opendir(path);
@@ -749,6 +849,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_notifications, test_teardown),
 		cmocka_unit_test_teardown(test_other_uid_refused, test_teardown),
 		cmocka_unit_test_teardown(test_hostile_clients, test_teardown),
+		cmocka_unit_test_teardown(test_holders_get, test_teardown),
 		cmocka_unit_test_teardown(test_stop_leaves_nothing, test_teardown),
 		cmocka_unit_test_teardown(test_dir_permissions, test_teardown),
 	};

@@ -150,7 +150,7 @@ static inline json_t *tlm_read_json(struct tlm_client *c, int timeout_ms)
 	return j;
 }
 
-/* Send @req and return the reply, whose "seq" must be @seq. */
+/* Send @req and return the next line as JSON. */
 static inline json_t *tlm_call(struct tlm_client *c, const char *req)
 {
 	assert_int_equal(tlm_send(c, req), 0);
