@@ -15,7 +15,9 @@
  * program prints what the library itself reports, one line per pool:
  *   pool ID IFINDEX NAPI_ID INFLIGHT INFLIGHT_MEM C0 .. C10
  * (IFINDEX and NAPI_ID -1 when absent, C0.. the counters in
- * page_pool_stats' order), then "ready". A line "quit" (or EOF) on stdin
+ * page_pool_stats' order), then "ready". In a library with holder tracking
+ * the pages held out are 99 of pool A taken at "take site A", and 4 and 3
+ * of pool B taken at "take site B1" and "B2" (the comments on those lines). A line "quit" (or EOF) on stdin
  * gives every page back and destroys everything; the exit status is 0
  * when all pages came home.
  *
@@ -95,7 +97,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	for (i = 0; i < 200; i++) {
-		held_a[nheld_a] = page_pool_dev_alloc_pages(a);
+		held_a[nheld_a] = page_pool_dev_alloc_pages(a);	/* take site A */
 		if (!held_a[nheld_a++])
 			return 1;
 	}
@@ -108,14 +110,14 @@ int main(int argc, char **argv)
 	put_page(page);
 
 	for (i = 0; i < 10; i++) {
-		held_b[nheld_b] = page_pool_dev_alloc_pages(b);
+		held_b[nheld_b] = page_pool_dev_alloc_pages(b);	/* take site B1 */
 		if (!held_b[nheld_b++])
 			return 1;
 	}
 	for (i = 0; i < 6; i++)
 		page_pool_put_full_page(b, held_b[--nheld_b], false);
 	for (i = 0; i < 3; i++) {
-		held_b[nheld_b] = page_pool_dev_alloc_pages(b);
+		held_b[nheld_b] = page_pool_dev_alloc_pages(b);	/* take site B2 */
 		if (!held_b[nheld_b++])
 			return 1;
 	}

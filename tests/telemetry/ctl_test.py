@@ -99,7 +99,8 @@ class Installed:
     def cc(self, name, sources):
         out = os.path.join(self.dest, name)
         extra = os.environ.get("CTL_EXTRA_CFLAGS", "").split()
-        cmd = ["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror"] + extra + \
+        # -g: the holders' take sites are named by file and line.
+        cmd = ["cc", "-std=gnu11", "-g", "-Wall", "-Wextra", "-Werror"] + extra + \
               ["-o", out] + sources + self.flags
         print(" ".join(cmd))
         subprocess.run(cmd, check=True)
@@ -308,6 +309,28 @@ def test_state(inst, args):
                     "RELEASED/s"]:
             check_eq(row[col], "0", "watch pool %s %s" % (row["ID"], col))
 
+    # holders: who holds the pages out, where the library tracks them.
+    src = open(os.path.join(inst.src, "tests/telemetry/ctl_target.c")).read().splitlines()
+    site = {m: "ctl_target.c:%d)" % (i + 1) for i, ln in enumerate(src)
+            for m in ("A", "B1", "B2") if ln.endswith("/* take site %s */" % m)}
+    if procs and procs[0].get("holders"):
+        for want, groups in ((a, [(99, "A")]), (b, [(4, "B1"), (3, "B2")])):
+            r = run_ctl(inst, ["holders", str(want["id"])], sockdir)
+            lines = r.stdout.splitlines()
+            check_eq(r.returncode, 0, "holders %d exit code" % want["id"])
+            check_eq(len(lines), len(groups), "holders %d: one line per take site" % want["id"])
+            for line, (pages, m) in zip(lines, groups):
+                check(line.startswith("%d pages held since main+0x" % pages) and
+                      (site[m] + " on cpu 0, for ") in line,
+                      "holders %d: %d pages taken at %s" % (want["id"], pages, site[m]))
+        r = run_ctl(inst, ["holders", "--json", str(a["id"])], sockdir)
+        got = json.loads(r.stdout) if r.returncode == 0 else []
+        check_eq([h.get("pages") for h in got], [99], "holders --json pages")
+    else:
+        r = run_ctl(inst, ["holders", str(a["id"])], sockdir)
+        check(r.returncode == 1 and "without holder tracking" in r.stderr,
+              "holders: this build does not track holders, and it says so")
+
     # On a terminal, each refresh clears the screen first.
     master, slave = pty.openpty()
     w = subprocess.run([inst.ctl, "--dir", sockdir, "watch", "-n", "1", "-i", "0.1"],
@@ -515,6 +538,8 @@ def test_errors(inst, args):
         check_eq(r.returncode, 0, "holders with holder tracking: exit code")
     r = run_ctl(inst, ["holders", "99999"], sockdir)
     check_eq(r.returncode, 1, "holders 99999: exit code")
+    check(("no such pool 99999" if holders else "without holder tracking") in r.stderr,
+          "holders 99999: the message")
 
     # Two processes: which one?
     t2 = Target(inst, prog, sockdir)
