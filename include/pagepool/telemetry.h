@@ -39,13 +39,14 @@ struct pp_telemetry_config {
 	 * 0700; refused when it is not owned by this uid or is group or
 	 * other accessible. */
 	const char *dir;
-	unsigned int max_clients;	/* 0: 16 */
+	unsigned int max_clients;	/* 0: 16; at most 65536 */
 	unsigned int request_timeout_ms;	/* 0: 1000 - a request must be complete within this */
 };
 
 /*
  * Start the server thread, listening on <dir>/<pid>.sock (mode 0600).
- * NULL @cfg: the defaults. 0; -EALREADY when it is running; -EPERM for a
+ * NULL @cfg: the defaults. 0; -EALREADY when it is running; -EINVAL for
+ * max_clients above 65536; -EPERM for a
  * directory owned by another uid or open to group or others;
  * -ENAMETOOLONG for a socket path longer than a sockaddr_un holds;
  * -EADDRINUSE when a server of this pid already answers there; another

@@ -9,7 +9,8 @@
  * Visibility, as netlink has it: a pool is "normal" while its netdev is
  * registered, "orphaned" (shown on lo) after, and "invisible" when created
  * without a netdev or when lo itself goes (netdev = NET_PTR_POISON).
- * Everything here runs under page_pools_lock.
+ * Everything here runs under page_pools_lock; so does the notify hook of
+ * registry_hooks.h (the telemetry server's events), which only queues.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,7 +32,9 @@ DEFINE_MUTEX(page_pools_lock);
 static LIST_HEAD(page_pools);		/* every listed pool, by id */
 static u32 id_next = 1;
 
-/* registry_hooks.h: written and called under page_pools_lock. */
+/* registry_hooks.h. pool_notify is written and called under
+ * page_pools_lock; create_hook is taken by an exchange and called outside
+ * every lock. */
 static ppcore_pool_notify_fn pool_notify;
 static void (*create_hook)(void);
 

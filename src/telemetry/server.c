@@ -54,6 +54,7 @@
 #include "telemetry/telemetry_internal.h"
 
 #define PPTLM_DEFAULT_CLIENTS	16
+#define PPTLM_MAX_CLIENTS	65536	/* a larger max_clients is -EINVAL */
 #define PPTLM_DEFAULT_TIMEOUT_MS 1000
 #define PPTLM_OUT_MAX		(1u << 20)	/* bytes waiting per connection */
 #define PPTLM_NTF_MAX		65536		/* events waiting for the thread */
@@ -63,6 +64,7 @@ struct client {
 	int fd;
 	bool subscribed;
 	bool closing;		/* an error was queued: flush, then close */
+	bool eof;		/* the peer sends no more: answer what came, then close */
 	char *in;		/* PPTLM_IN_CAP bytes */
 	size_t in_len;
 	u64 partial_since;	/* ns: the first byte of the unfinished line; 0 none */
@@ -93,6 +95,7 @@ static struct {
 	uid_t uid;
 	char comm[32];
 	/* The thread's own. */
+	struct pollfd *pfd;	/* max_clients + 2 */
 	struct client *clients;
 	unsigned int nr_clients;
 	unsigned int nr_subscribers;
@@ -187,9 +190,14 @@ static void client_discard_input(struct client *c)
 	char buf[16384];
 	int i;
 
-	for (i = 0; i < 64; i++)
-		if (recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
+	for (i = 0; i < 64 && !c->eof; i++) {
+		ssize_t n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n == 0)
+			c->eof = true;
+		if (n <= 0)
 			break;
+	}
 }
 
 static void client_close(struct client *c)
@@ -589,7 +597,7 @@ static int client_read(struct client *c)
 			client_discard_input(c);
 			return 0;
 		}
-		if (client_pending(c) > PPTLM_OUT_MAX)
+		if (c->eof || client_pending(c) > PPTLM_OUT_MAX)
 			return 0;
 		if (c->in_len == PPTLM_IN_CAP) {
 			if (memchr(c->in, '\n', c->in_len))
@@ -599,10 +607,9 @@ static int client_read(struct client *c)
 		}
 		n = recv(c->fd, c->in + c->in_len, PPTLM_IN_CAP - c->in_len, MSG_DONTWAIT);
 		if (n == 0) {
-			/* The peer is done sending: its replies still go out;
-			 * an unfinished last line is dropped. */
-			c->closing = true;
-			c->close_by = now_ns() + (u64)srv.timeout_ms * 1000000ull;
+			/* The peer is done sending (shutdown(SHUT_WR), or
+			 * closed): the lines it sent are still answered. */
+			c->eof = true;
 			return 0;
 		}
 		if (n < 0) {
@@ -706,13 +713,11 @@ static void server_notify(void)
 
 static void *server_thread(void *arg)
 {
-	unsigned int n = srv.max_clients + 2, i;
-	struct pollfd *pfd = calloc(n, sizeof(*pfd));
 	const u64 timeout_ns = (u64)srv.timeout_ms * 1000000ull;
+	struct pollfd *pfd = srv.pfd;
+	unsigned int i;
 
 	(void)arg;
-	if (!pfd)
-		return NULL;
 	while (!READ_ONCE(srv.stop)) {
 		u64 now = now_ns(), next = 0;
 		int timeout = -1;
@@ -724,7 +729,7 @@ static void *server_thread(void *arg)
 			u64 due = 0;
 
 			pfd[i + 2] = (struct pollfd){ .fd = c->fd };
-			if (c->closing || client_pending(c) <= PPTLM_OUT_MAX)
+			if (!c->eof && (c->closing || client_pending(c) <= PPTLM_OUT_MAX))
 				pfd[i + 2].events |= POLLIN;
 			if (client_pending(c))
 				pfd[i + 2].events |= POLLOUT;
@@ -736,7 +741,8 @@ static void *server_thread(void *arg)
 				next = due;
 		}
 		if (next)
-			timeout = next <= now ? 0 : (int)((next - now + 999999) / 1000000);
+			timeout = next <= now ? 0 :
+				  (int)min_t(u64, (next - now + 999999) / 1000000, INT_MAX);
 		if (poll(pfd, srv.nr_clients + 2, timeout) < 0 && errno != EINTR)
 			break;
 		if (READ_ONCE(srv.stop))
@@ -773,6 +779,14 @@ static void *server_thread(void *arg)
 				client_fatal(c, ETIMEDOUT, "request not complete within the timeout");
 				err = client_flush(c);
 			}
+			/* After end of file, done once every whole line is
+			 * answered and written (an unfinished one is dropped);
+			 * a subscriber stays until the peer is gone. */
+			if (!err && c->eof && !c->closing && !c->subscribed &&
+			    !client_pending(c) && !memchr(c->in, '\n', c->in_len))
+				err = -ECONNRESET;
+			if (!err && c->eof && (re & (POLLHUP | POLLERR)))
+				err = -ECONNRESET;	/* gone both ways */
 			if (err || (c->closing && (!client_pending(c) || now >= c->close_by)))
 				client_close(c);
 		}
@@ -789,7 +803,6 @@ static void *server_thread(void *arg)
 	}
 	while (srv.nr_clients)
 		client_close(&srv.clients[0]);
-	free(pfd);
 	return NULL;
 }
 
@@ -896,10 +909,15 @@ int pp_telemetry_start(const struct pp_telemetry_config *cfg)
 	if (err)
 		goto out;
 	srv.max_clients = cfg && cfg->max_clients ? cfg->max_clients : PPTLM_DEFAULT_CLIENTS;
+	if (srv.max_clients > PPTLM_MAX_CLIENTS) {
+		err = -EINVAL;
+		goto out;
+	}
 	srv.timeout_ms = cfg && cfg->request_timeout_ms ? cfg->request_timeout_ms :
 							  PPTLM_DEFAULT_TIMEOUT_MS;
 	srv.clients = calloc(srv.max_clients, sizeof(*srv.clients));
-	if (!srv.clients) {
+	srv.pfd = calloc(srv.max_clients + 2, sizeof(*srv.pfd));
+	if (!srv.clients || !srv.pfd) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -935,7 +953,9 @@ err_fds:
 	server_close_fds();
 err_free:
 	free(srv.clients);
+	free(srv.pfd);
 	srv.clients = NULL;
+	srv.pfd = NULL;
 out:
 	pthread_mutex_unlock(&srv.lock);
 	return err;
@@ -961,7 +981,9 @@ void pp_telemetry_stop(void)
 	unlink(srv.path);
 	server_close_fds();
 	free(srv.clients);
+	free(srv.pfd);
 	srv.clients = NULL;
+	srv.pfd = NULL;
 	ntf_free(ntf_take_all(&lost, NULL));
 	WRITE_ONCE(ntf_wanted, false);
 	srv.path[0] = '\0';

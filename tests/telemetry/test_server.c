@@ -422,7 +422,7 @@ static void test_other_uid_refused(void **state)
 /* The busy pool: a thread allocates and recycles until told to stop. */
 struct busy {
 	struct page_pool *pool;
-	volatile bool stop;
+	bool stop;
 	unsigned long rounds;
 };
 
@@ -431,7 +431,7 @@ static void *busy_thread(void *arg)
 	struct busy *b = arg;
 
 	pp_thread_register(1);
-	while (!b->stop) {
+	while (!READ_ONCE(b->stop)) {
 		struct page *p[16];
 		int i;
 
@@ -583,7 +583,7 @@ static void test_hostile_clients(void **state)
 	client_free(sub);
 	assert_prompt_answer(good, pp_page_pool_id(b.pool), pp_page_pool_id(quiet));
 
-	b.stop = true;
+	WRITE_ONCE(b.stop, true);
 	pthread_join(th, NULL);
 	print_message("busy thread: %lu rounds of 16 pages\n", b.rounds);
 	assert_true(b.rounds > 0);
@@ -593,6 +593,90 @@ static void test_hostile_clients(void **state)
 		page_pool_put_full_page(quiet, qp[i], false);
 	settle(quiet);
 	settle(b.pool);
+}
+
+/* A peer that shuts its sending side down after its requests gets every
+ * reply, then end of file; a subscriber that does the same stays
+ * subscribed. */
+static void test_half_close(void **state)
+{
+	struct tlm_client *c, *sub;
+	struct page_pool *pool;
+	int status;
+	char *line;
+	json_t *r;
+
+	(void)state;
+	start(0);
+	c = client_new();
+	assert_int_equal(tlm_send(c, "{\"op\":\"process-get\",\"seq\":1}"), 0);
+	assert_int_equal(tlm_send(c, "{\"op\":\"page-pool-get\",\"seq\":2}"), 0);
+	assert_int_equal(tlm_write(c, "{\"op\":\"proc", 12), 0);	/* dropped */
+	assert_int_equal(shutdown(c->fd, SHUT_WR), 0);
+	r = tlm_read_json(c, 2000);
+	assert_int_equal(tlm_int(r, "seq"), 1);
+	json_decref(r);
+	r = tlm_read_json(c, 2000);
+	assert_int_equal(tlm_int(r, "seq"), 2);
+	assert_true(json_is_array(json_object_get(r, "reply")));
+	json_decref(r);
+	line = tlm_read_line(c, 2000, &status);
+	assert_null(line);
+	assert_int_equal(status, 0);
+	client_free(c);
+
+	sub = client_new();
+	assert_int_equal(tlm_send(sub, "{\"op\":\"subscribe\",\"group\":\"page-pool\"}"), 0);
+	assert_int_equal(shutdown(sub->fd, SHUT_WR), 0);
+	r = tlm_read_json(sub, 2000);
+	assert_int_equal(tlm_errno(r), 0);
+	json_decref(r);
+	usleep(100 * 1000);
+	pool = pool_new(NULL, NULL);
+	r = tlm_read_json(sub, 2000);
+	assert_ntf(r, "page-pool-add-ntf", pp_page_pool_id(pool));
+	client_free(sub);
+	pp_telemetry_stop();
+	settle(pool);
+}
+
+/* max_clients: one more connection gets EBUSY and end of file, the
+ * others are served; a value past the limit is refused. */
+static void test_max_clients(void **state)
+{
+	struct pp_telemetry_config cfg = { .dir = tdir, .max_clients = 2 };
+	struct tlm_client *a, *b, *c;
+	json_t *r;
+
+	(void)state;
+	cfg.max_clients = 65537;
+	assert_int_equal(pp_telemetry_start(&cfg), -EINVAL);
+	cfg.max_clients = 2;
+	assert_int_equal(pp_telemetry_start(&cfg), 0);
+	a = client_new();
+	b = client_new();
+	r = tlm_call(a, "{\"op\":\"process-get\"}");	/* both accepted by now */
+	json_decref(r);
+	r = tlm_call(b, "{\"op\":\"process-get\"}");
+	json_decref(r);
+	c = client_new();
+	r = tlm_read_json(c, 2000);
+	assert_int_equal(tlm_errno(r), EBUSY);
+	json_decref(r);
+	assert_true(tlm_wait_eof(c, 2000));
+	client_free(c);
+	r = tlm_call(b, "{\"op\":\"page-pool-get\"}");
+	assert_int_equal(tlm_errno(r), 0);
+	json_decref(r);
+	client_free(a);
+	usleep(100 * 1000);	/* the server sees it go */
+	c = client_new();
+	r = tlm_call(c, "{\"op\":\"process-get\"}");
+	assert_int_equal(tlm_errno(r), 0);
+	json_decref(r);
+	client_free(c);
+	client_free(b);
+	pp_telemetry_stop();
 }
 
 /* The holders op: in a build without holder tracking EOPNOTSUPP; with
@@ -849,6 +933,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_notifications, test_teardown),
 		cmocka_unit_test_teardown(test_other_uid_refused, test_teardown),
 		cmocka_unit_test_teardown(test_hostile_clients, test_teardown),
+		cmocka_unit_test_teardown(test_half_close, test_teardown),
+		cmocka_unit_test_teardown(test_max_clients, test_teardown),
 		cmocka_unit_test_teardown(test_holders_get, test_teardown),
 		cmocka_unit_test_teardown(test_stop_leaves_nothing, test_teardown),
 		cmocka_unit_test_teardown(test_dir_permissions, test_teardown),
