@@ -22,6 +22,7 @@
 
 #include "core/core_internal.h"
 #include "core/dma_track.h"
+#include "core/lifecycle.h"
 #include "core/ring.h"
 
 /* Refill the empty alloc cache from the lanes and the ring; returns one
@@ -187,7 +188,7 @@ static noinline netmem_ref __page_pool_alloc_pages_slow(struct page_pool *pool, 
 
 /* Everything page_pool_alloc_netmems() does past its inline fast path. */
 static __always_inline netmem_ref __page_pool_alloc_netmems_consumer(struct page_pool *pool,
-								     gfp_t gfp)
+								     gfp_t gfp, unsigned long ip)
 {
 	netmem_ref netmem;
 
@@ -216,18 +217,26 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_consumer(struct page
 	}
 	/* Out of the pool (home state); pp_ref_count is 1 already. */
 	__page_pool_home_leave(netmem);
+	ppcore_netmem_out(pool, netmem, ip);
 	return netmem;
 }
 
-netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp)
+netmem_ref ppcore_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp, unsigned long ip)
 {
 	netmem_ref netmem;
 
 	if (!ppcore_consumer_enter(pool, "allocation"))
 		return 0;
-	netmem = __page_pool_alloc_netmems_consumer(pool, gfp);
+	netmem = __page_pool_alloc_netmems_consumer(pool, gfp, ip);
 	ppcore_consumer_exit(pool);
 	return netmem;
+}
+
+/* The take site is the caller's: with the inline fast path in the caller
+ * (helpers.h), the driver's own code. */
+netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp)
+{
+	return ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
 }
 
 /*
@@ -254,8 +263,10 @@ struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref net
 		bool undone = pool->alloc.count < PP_ALLOC_CACHE_SIZE &&
 			      __page_pool_home_direct(netmem);
 
-		if (undone)
+		if (undone) {
+			ppcore_netmem_in(pool, netmem);
 			pool->alloc.cache[pool->alloc.count++] = netmem;
+		}
 		ppcore_consumer_exit(pool);
 		if (undone)
 			return NULL;
@@ -265,14 +276,25 @@ struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref net
 	return NULL;
 }
 
-/* The exported bodies; calls go to the inline copies in helpers.h. */
+/* The exported bodies; calls go to the inline copies in helpers.h. A call
+ * through their address, in the builds that record the take site, records
+ * its caller, not this body. */
 netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 {
+	if (__PP_FASTPATH_IN_LIBRARY)
+		return ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
 	return __page_pool_alloc_netmems_inline(pool, gfp);
 }
 
 struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 {
-	return __page_pool_alloc_pages_inline(pool, gfp);
+	netmem_ref netmem;
+
+	if (!__PP_FASTPATH_IN_LIBRARY)
+		return __page_pool_alloc_pages_inline(pool, gfp);
+	netmem = ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+	if (unlikely(netmem_is_net_iov(netmem)))
+		return __page_pool_alloc_unreadable(pool, netmem);
+	return __netmem_to_page(netmem);
 }
 

@@ -126,6 +126,8 @@ static inline void page_pool_hold_inc(struct page_pool *pool)
 	WRITE_ONCE(pool->pages_state_hold_cnt, pool->pages_state_hold_cnt + 1);
 }
 bool page_pool_set_pp_info(struct page_pool *pool, netmem_ref netmem);
+/* __page_pool_alloc_netmems_slow() with the take site given (lifecycle.h). */
+netmem_ref ppcore_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp, unsigned long ip);
 /* Inline: the page's return (release.c) is its hot caller. */
 static inline void page_pool_clear_pp_info(netmem_ref netmem)
 {

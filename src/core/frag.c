@@ -15,6 +15,7 @@
 #include <net/page_pool/types.h>
 
 #include "core/core_internal.h"
+#include "core/lifecycle.h"
 
 /* Frag bias: a fresh frag page holds this many references, so that each
  * fragment's put is one atomic and the page is drained once at the end. */
@@ -110,23 +111,34 @@ static inline unsigned int page_pool_frag_align(void)
 }
 
 static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsigned int *offset,
-						  unsigned int size, gfp_t gfp);
+						  unsigned int size, gfp_t gfp, unsigned long ip);
 
-/* The fragment state is the consumer's too (see ppcore_consumer_enter()). */
-netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
-				       unsigned int size, gfp_t gfp)
+/* The fragment state is the consumer's too (see ppcore_consumer_enter()).
+ * @ip: the take site (lifecycle.h), the caller of the exported function. */
+static __always_inline netmem_ref page_pool_alloc_frag_netmem_ip(struct page_pool *pool,
+								  unsigned int *offset,
+								  unsigned int size, gfp_t gfp,
+								  unsigned long ip)
 {
 	netmem_ref netmem;
 
 	if (!ppcore_consumer_enter(pool, "fragment allocation"))
 		return 0;
-	netmem = __page_pool_alloc_frag_consumer(pool, offset, size, gfp);
+	netmem = __page_pool_alloc_frag_consumer(pool, offset, size, gfp, ip);
 	ppcore_consumer_exit(pool);
 	return netmem;
 }
 
+netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
+				       unsigned int size, gfp_t gfp)
+{
+	return page_pool_alloc_frag_netmem_ip(pool, offset, size, gfp, PPCORE_RET_IP);
+}
+
+/* Every fragment handed out is a take of its page (lifecycle.h): the page
+ * is attributed to the last fragment taken. */
 static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsigned int *offset,
-						  unsigned int size, gfp_t gfp)
+						  unsigned int size, gfp_t gfp, unsigned long ip)
 {
 	unsigned int max_size = PAGE_SIZE << pool->p.order;
 	netmem_ref netmem = pool->frag_page;
@@ -180,7 +192,10 @@ static netmem_ref __page_pool_alloc_frag_consumer(struct page_pool *pool, unsign
 	}
 
 	if (!netmem) {
-		netmem = page_pool_alloc_netmems(pool, gfp);
+		if (__PP_FASTPATH_IN_LIBRARY)
+			netmem = ppcore_alloc_netmems_ip(pool, gfp, ip);
+		else
+			netmem = page_pool_alloc_netmems(pool, gfp);
 		if (unlikely(!netmem)) {
 			pool->frag_page = 0;
 			return 0;
@@ -191,6 +206,7 @@ frag_reset:
 		*offset = 0;
 		pool->frag_offset = size;
 		page_pool_fragment_netmem(netmem, BIAS_MAX);
+		ppcore_netmem_out(pool, netmem, ip);
 		return netmem;
 	}
 
@@ -199,13 +215,15 @@ frag_reset:
 	/* 6.12 counts every fragment carved from the current page as a
 	 * fast allocation (newer kernels count only the page). */
 	alloc_stat_inc(pool, fast);
+	ppcore_netmem_out(pool, netmem, ip);
 	return netmem;
 }
 
 struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 				  unsigned int size, gfp_t gfp)
 {
-	netmem_ref netmem = page_pool_alloc_frag_netmem(pool, offset, size, gfp);
+	netmem_ref netmem = page_pool_alloc_frag_netmem_ip(pool, offset, size, gfp,
+							   PPCORE_RET_IP);
 
 	if (unlikely(netmem_is_net_iov(netmem)))
 		return __page_pool_alloc_unreadable(pool, netmem);

@@ -24,6 +24,7 @@
 
 #include "core/core_internal.h"
 #include "core/home.h"
+#include "core/lifecycle.h"
 #include "core/ring.h"
 
 /* Caller MUST be the consumer context and have checked recyclability. */
@@ -44,6 +45,7 @@ static bool page_pool_recycle_in_cache(netmem_ref netmem, struct page_pool *pool
 		page_pool_home_dup(pool, netmem, "direct put", PP_DUP_HOME);
 		return true;
 	}
+	ppcore_netmem_in(pool, netmem);
 	pool->alloc.cache[pool->alloc.count++] = netmem;
 	__pp_consumer_stat_inc(pool->cached);
 	ppcore_consumer_exit(pool);
@@ -225,6 +227,7 @@ void __page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
 				page_pool_put_release(pool, netmem);
 				return;
 			}
+			ppcore_netmem_in(pool, netmem);
 			__page_pool_count_ring_put(netmem);
 			how = page_pool_lane_produce(pool, smp_processor_id(), netmem);
 			if (unlikely(how != PP_LANE_PUBLISHED))

@@ -30,6 +30,7 @@
 #include "core/core_internal.h"
 #include "core/home.h"
 #include "core/dma_track.h"
+#include "core/lifecycle.h"
 #include "core/ring.h"
 
 unsigned int ppcore_defer_time_ms = 1000;	/* DEFER_TIME */
@@ -281,6 +282,8 @@ void page_pool_return_page(struct page_pool *pool, netmem_ref netmem)
 {
 	bool put = true;
 
+	/* The holder let it go (a deferred release below stays let go). */
+	ppcore_netmem_release(pool, netmem);
 	/* A duplicate put of it still waits in a ring (reported when it
 	 * is taken out): the page stays the pool's, in flight, until the
 	 * owner takes that put out and releases it then, rather than go to

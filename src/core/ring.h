@@ -52,6 +52,7 @@
 
 #include "core/core_internal.h"
 #include "core/home.h"
+#include "core/lifecycle.h"
 
 #define PP_LANE_SIZE	256	/* slots per lane, at most the ring's size */
 
@@ -440,6 +441,7 @@ static __always_inline bool page_pool_recycle_in_ring(struct page_pool *pool, ne
 {
 	enum pp_lane_put how;
 
+	ppcore_netmem_in(pool, netmem);
 	__page_pool_count_ring_put(netmem);
 	switch (page_pool_ring_design(pool)) {
 	case PP_RING_LANES:
@@ -505,8 +507,10 @@ static __always_inline void page_pool_recycle_ring_bulk(struct page_pool *pool,
 {
 	u32 i;
 
-	for (i = 0; i < bulk_len; i++)
+	for (i = 0; i < bulk_len; i++) {
+		ppcore_netmem_in(pool, bulk[i]);
 		__page_pool_count_ring_put(bulk[i]);
+	}
 	switch (page_pool_ring_design(pool)) {
 	case PP_RING_LANES:
 		ppcore_lanes_recycle_ring_bulk(pool, bulk, bulk_len);

@@ -48,6 +48,24 @@ void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret);
  * the pool, WARN, NULL. */
 __cold struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref netmem);
 
+/*
+ * The builds whose library must see every allocation and direct recycle:
+ * CONFIG_DEBUG_NET (the consumer guard), CONFIG_PAGEPOOL_HOLDERS (holder
+ * tracking) and CONFIG_PAGEPOOL_POISON (use-after-recycle poisoning). The
+ * inline fast paths below then call the library instead of touching the
+ * alloc cache, and the allocation helpers are __always_inline, so the
+ * return address the library records as the take site is the caller's
+ * code even at -O0; in every other build they are what they always were.
+ */
+#if IS_ENABLED(CONFIG_DEBUG_NET) || IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS) || \
+	IS_ENABLED(CONFIG_PAGEPOOL_POISON)
+#define __PP_FASTPATH_IN_LIBRARY	1
+#define __pp_alloc_inline		__always_inline
+#else
+#define __PP_FASTPATH_IN_LIBRARY	0
+#define __pp_alloc_inline		inline
+#endif
+
 static inline bool is_page_pool_compiled_in(void)
 {
 	return true;
@@ -246,8 +264,9 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_inline(struct page_p
 	u32 count;
 
 	/* CONFIG_DEBUG_NET: every allocation goes through the library,
-	 * which checks that no other context is in the consumer side. */
-	if (IS_ENABLED(CONFIG_DEBUG_NET))
+	 * which checks that no other context is in the consumer side; the
+	 * introspection builds record the allocation there. */
+	if (__PP_FASTPATH_IN_LIBRARY)
 		return __page_pool_alloc_netmems_slow(pool, gfp);
 	count = pool->alloc.count;
 	if (likely(count)) {
@@ -292,8 +311,9 @@ static __always_inline bool __page_pool_recycle_in_cache(struct page_pool *pool,
 {
 	u32 count;
 
-	/* CONFIG_DEBUG_NET: the library's direct recycle checks the caller. */
-	if (IS_ENABLED(CONFIG_DEBUG_NET))
+	/* CONFIG_DEBUG_NET: the library's direct recycle checks the caller
+	 * (the introspection builds: records the netmem's homecoming). */
+	if (__PP_FASTPATH_IN_LIBRARY)
 		return false;
 	count = pool->alloc.count;
 	if (!netmem_is_net_iov(netmem)) {
@@ -366,12 +386,12 @@ static __always_inline void page_pool_recycle_direct_netmem(struct page_pool *po
 }
 
 /* Allocation helpers for the NAPI context (GFP_ATOMIC | __GFP_NOWARN). */
-static inline struct page *page_pool_dev_alloc_pages(struct page_pool *pool)
+static __pp_alloc_inline struct page *page_pool_dev_alloc_pages(struct page_pool *pool)
 {
 	return page_pool_alloc_pages(pool, GFP_ATOMIC | __GFP_NOWARN);
 }
 
-static inline netmem_ref page_pool_dev_alloc_netmems(struct page_pool *pool)
+static __pp_alloc_inline netmem_ref page_pool_dev_alloc_netmems(struct page_pool *pool)
 {
 	return page_pool_alloc_netmems(pool, GFP_ATOMIC | __GFP_NOWARN);
 }
@@ -399,7 +419,7 @@ static inline netmem_ref page_pool_dev_alloc_netmems(struct page_pool *pool)
  * was put twice cannot be told, and a page some user may still hold must
  * not be handed out again by the pool.
  */
-static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
+static __pp_alloc_inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
 						    unsigned int *offset, unsigned int size)
 {
 	return page_pool_alloc_frag(pool, offset, size, GFP_ATOMIC | __GFP_NOWARN);
@@ -411,7 +431,7 @@ static inline struct page *page_pool_dev_alloc_frag(struct page_pool *pool,
  * fragment of this size it is added to this one (*size grows), so truesize
  * is never underestimated.
  */
-static inline netmem_ref page_pool_alloc_netmem(struct page_pool *pool, unsigned int *offset,
+static __pp_alloc_inline netmem_ref page_pool_alloc_netmem(struct page_pool *pool, unsigned int *offset,
 						unsigned int *size, gfp_t gfp)
 {
 	unsigned int max_size = PAGE_SIZE << pool->p.order;
@@ -436,13 +456,13 @@ static inline netmem_ref page_pool_alloc_netmem(struct page_pool *pool, unsigned
 	return netmem;
 }
 
-static inline netmem_ref page_pool_dev_alloc_netmem(struct page_pool *pool,
+static __pp_alloc_inline netmem_ref page_pool_dev_alloc_netmem(struct page_pool *pool,
 						    unsigned int *offset, unsigned int *size)
 {
 	return page_pool_alloc_netmem(pool, offset, size, GFP_ATOMIC | __GFP_NOWARN);
 }
 
-static inline struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
+static __pp_alloc_inline struct page *page_pool_alloc(struct page_pool *pool, unsigned int *offset,
 					   unsigned int *size, gfp_t gfp)
 {
 	netmem_ref netmem = page_pool_alloc_netmem(pool, offset, size, gfp);
@@ -452,13 +472,13 @@ static inline struct page *page_pool_alloc(struct page_pool *pool, unsigned int 
 	return __netmem_to_page(netmem);
 }
 
-static inline struct page *page_pool_dev_alloc(struct page_pool *pool,
+static __pp_alloc_inline struct page *page_pool_dev_alloc(struct page_pool *pool,
 					       unsigned int *offset, unsigned int *size)
 {
 	return page_pool_alloc(pool, offset, size, GFP_ATOMIC | __GFP_NOWARN);
 }
 
-static inline void *page_pool_alloc_va(struct page_pool *pool, unsigned int *size, gfp_t gfp)
+static __pp_alloc_inline void *page_pool_alloc_va(struct page_pool *pool, unsigned int *size, gfp_t gfp)
 {
 	unsigned int offset;
 	struct page *page;
@@ -469,7 +489,7 @@ static inline void *page_pool_alloc_va(struct page_pool *pool, unsigned int *siz
 	return (char *)page_address(page) + offset;
 }
 
-static inline void *page_pool_dev_alloc_va(struct page_pool *pool, unsigned int *size)
+static __pp_alloc_inline void *page_pool_dev_alloc_va(struct page_pool *pool, unsigned int *size)
 {
 	return page_pool_alloc_va(pool, size, GFP_ATOMIC | __GFP_NOWARN);
 }
