@@ -15,7 +15,7 @@ MESON_ARGS  += -Dwerror=true
 endif
 
 PKGS_BUILD := meson ninja-build pkg-config gcc libc6-dev python3 liburcu-dev \
-	      libnuma-dev libcmocka-dev libbpf-dev
+	      libnuma-dev libcmocka-dev libbpf-dev libdw-dev
 PKGS_SAN   := clang llvm libclang-rt-14-dev
 PKGS_BENCH := dpdk-dev libdpdk-dev gnuplot-nox
 

@@ -101,6 +101,7 @@
 #include <linux/types.h>
 #include <net/netmem.h>
 #include <net/page_pool/types.h>
+#include <pagepool/core.h>
 
 enum xdp_mem_type {
 	MEM_TYPE_PAGE_SHARED = 0,	/* split-page refcount (page_frag) */
@@ -498,6 +499,10 @@ static inline struct xdp_frame *xdp_convert_buff_to_frame(struct xdp_buff *xdp)
 	/* The rxq is only valid during this poll: copy its memory model. */
 	xdp_frame->mem = xdp->rxq->mem;
 	xdp_frame->dev_rx = NULL;
+	/* Holder tracking: the frame's page is handed on here (its caller
+	 * is the hand-on site; <pagepool/core.h>). */
+	if (IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS) && xdp_frame->mem.type == MEM_TYPE_PAGE_POOL)
+		pp_page_pool_note_handoff(page_to_netmem(virt_to_head_page(xdp->data)));
 	return xdp_frame;
 }
 

@@ -192,6 +192,37 @@ int pp_page_pool_for_each(int (*cb)(const struct pp_page_pool_info *info, void *
  * afterwards (a failed write, or one before the call). */
 int pp_page_pool_dump_json(FILE *out);
 
+/*
+ * Holder tracking (meson -Dholders, CONFIG_PAGEPOOL_HOLDERS; off by
+ * default): who holds a pool's inflight pages. Every page taken out of a
+ * pool records its take site (the code address that called the
+ * allocation), CPU and time; a hand-on (an XDP frame conversion, an
+ * XDP_REDIRECT enqueue) records its site too. pp_symbolize()
+ * (<pagepool/runtime.h>) turns the addresses into "func+0x40 (file.c:212)".
+ * docs/INTROSPECTION.md, "Holder tracking".
+ */
+struct pp_page_pool_holder {
+	unsigned long take_ip;		/* code address that took the pages out of the pool */
+	unsigned long handoff_ip;	/* last hand-on site (put to another context, XDP frame
+					   conversion, skb recycle mark); 0: none */
+	int cpu;			/* CPU (pagepool cpu id) that took them */
+	u64 pages;			/* inflight pages of the pool in this group */
+	u64 held_ns;			/* the oldest page of the group: time since its take */
+};
+/* Groups the pool's inflight pages by (take_ip, handoff_ip, cpu); cb per group; a non-zero
+ * return stops the walk and is returned. -EOPNOTSUPP without CONFIG_PAGEPOOL_HOLDERS,
+ * -ENOENT for no such id (a destroyed pool with pages inflight is still listed).
+ * Groups come biggest first (pages, then the oldest). -EINVAL for a NULL @cb, -ENOMEM.
+ * The walk is a racy snapshot: a page taken or put meanwhile may be counted or not.
+ * @cb runs with no lock held. */
+int pp_page_pool_for_each_holder(u32 id, int (*cb)(const struct pp_page_pool_holder *h, void *arg),
+				 void *arg);
+/* A hand-on of @netmem (its holder gives it to another context without a
+ * put): records the caller as the netmem's handoff site when holder
+ * tracking is built in, else does nothing. The XDP frame conversion of
+ * <net/xdp.h> calls it in that build. */
+void pp_page_pool_note_handoff(netmem_ref netmem);
+
 /* Bad puts seen since start-up (each was also a WARN). */
 struct pp_page_pool_misuse {
 	unsigned long not_pp_page;	/* put of a page no pool owns */

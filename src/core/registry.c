@@ -50,7 +50,7 @@ int pp_page_pool_get_misuse(struct pp_page_pool_misuse *m)
 	return 0;
 }
 
-static struct page_pool *pool_by_id_locked(u32 id)
+struct page_pool *ppcore_pool_by_id_locked(u32 id)
 {
 	struct page_pool *pool;
 
@@ -70,7 +70,7 @@ static int alloc_id_locked(u32 *out)
 
 		if (!id_next)
 			id_next = 1;
-		if (id && !pool_by_id_locked(id)) {
+		if (id && !ppcore_pool_by_id_locked(id)) {
 			*out = id;
 			return 0;
 		}
@@ -157,7 +157,7 @@ int pp_page_pool_get_info(u32 id, struct pp_page_pool_info *info)
 	if (!info)
 		return -EINVAL;
 	mutex_lock(&page_pools_lock);
-	pool = pool_by_id_locked(id);
+	pool = ppcore_pool_by_id_locked(id);
 	if (pool) {
 		fill_info_locked(pool, info);
 		err = 0;
@@ -174,7 +174,7 @@ int pp_page_pool_get_stats_by_id(u32 id, struct page_pool_stats *stats)
 	if (!stats)
 		return -EINVAL;
 	mutex_lock(&page_pools_lock);
-	pool = pool_by_id_locked(id);
+	pool = ppcore_pool_by_id_locked(id);
 	if (pool) {
 		page_pool_get_stats(pool, stats);
 		err = 0;

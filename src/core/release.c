@@ -196,6 +196,10 @@ static void page_pool_release_retry(struct work_struct *wq)
 
 		pr_warn("%s() stalled pool shutdown: id %u, %d inflight %d sec\n",
 			__func__, pool->user.id, inflight, sec);
+#if IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS)
+		/* Who holds them: one line per take site. */
+		ppcore_holders_warn(pool);
+#endif
 		pool->defer_warn = jiffies + defer_warn_interval();
 	}
 

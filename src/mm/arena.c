@@ -199,9 +199,13 @@ static int arena_create(const struct pp_mem_config *cfg)
 		return -ENOMEM;
 	if (a.backing == PP_MEM_THP)
 		a.thp = madvise(mem, size, MADV_HUGEPAGE) == 0;
-	/* The struct pages, then the owners' words (pp_mem_map.home), in
-	 * one mapping. */
-	a.map_len = PAGE_ALIGN(nr_pages * (sizeof(struct page) + 8));
+	/* The struct pages, then the owners' words (pp_mem_map.home), then
+	 * holder tracking's page-owner records when built in, in one
+	 * mapping. */
+	a.map_len = nr_pages * (sizeof(struct page) + 8);
+	if (IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS))
+		a.map_len += nr_pages * sizeof(struct ppmm_page_owner);
+	a.map_len = PAGE_ALIGN(a.map_len);
 	map = mmap(NULL, a.map_len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
@@ -222,6 +226,8 @@ static int arena_create(const struct pp_mem_config *cfg)
 	pp_mem_map.end = (unsigned long)mem + size;
 	pp_mem_map.map = map;
 	pp_mem_map.home = map + nr_pages;
+	if (IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS))
+		a.owners = (struct ppmm_page_owner *)((char *)pp_mem_map.home + nr_pages * 8);
 	BUILD_BUG_ON(sizeof(struct page) != 64);
 	pp_mem_map.home_bias = (unsigned long)pp_mem_map.home - ((unsigned long)map >> 3);
 	pp_mem_map.nr_pages = nr_pages;

@@ -121,6 +121,23 @@ struct ppmm_pcpu {
 } __aligned(64);
 
 /* The arena, fixed between pp_mem_init() and pp_mem_exit(). */
+/*
+ * The page-owner record of holder tracking (CONFIG_PAGEPOOL_HOLDERS), one
+ * per struct page, in the memmap's mapping (after the home words): who
+ * took the page out of its page_pool. Like the kernel's page_owner, the
+ * page allocator only makes room for it; it is written by page_pool's
+ * lifecycle hooks (src/core/holders.h), each field with WRITE_ONCE(), and
+ * read racily by the holder walk (READ_ONCE(); a record being rewritten
+ * may be seen half old, half new: a walk is a snapshot of a moving pool).
+ */
+struct ppmm_page_owner {
+	void *pool;			/* non-NULL: out of this pool, with a user */
+	unsigned long take_ip;		/* the take site */
+	unsigned long handoff_ip;	/* the last hand-on site, 0: none */
+	u64 take_ns;			/* ktime_get_ns() at the take */
+	long cpu;			/* smp_processor_id() at the take */
+};
+
 struct ppmm_arena {
 	int nr_nodes;
 	int pcp_batch;
@@ -131,6 +148,7 @@ struct ppmm_arena {
 	void *mem;			/* pp_mem_map.base, for munmap */
 	size_t mem_len;
 	size_t map_len;			/* bytes of the struct pages and home words */
+	struct ppmm_page_owner *owners;	/* CONFIG_PAGEPOOL_HOLDERS: one per page */
 	atomic_long_t reserved;		/* pages taken out of circulation */
 };
 
@@ -144,6 +162,12 @@ extern int ppmm_up;			/* arena present; acquire/release */
 int ppmm_arena_default(void);
 /* The runtime's CPU offline hook: drain @cpu's per-CPU lists. */
 void ppmm_cpu_offline(int cpu);
+
+/* @page's owner record; the arena has them iff CONFIG_PAGEPOOL_HOLDERS. */
+static inline struct ppmm_page_owner *ppmm_page_owner(const struct page *page)
+{
+	return &ppmm_arena.owners[page - pp_mem_map.map];
+}
 
 static inline bool ppmm_arena_up(void)
 {
