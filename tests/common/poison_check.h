@@ -7,6 +7,10 @@
  * uses the client check request with error reporting off around it: the
  * answer without an error in the report.
  *
+ * PP_POISON_TEST_FORCE=1 in the environment runs the checks in an ASan
+ * build without poisoning (-Dpoison=none) too, asking ASan's shadow: that
+ * is how the tests are shown to fail when poisoning is switched off.
+ *
  * Uses only <generated/autoconf.h> (through <linux/kconfig.h>) and the
  * checkers' own headers, so both the unit tests and the programs built
  * from the installed headers (tests/hardening) include it.
@@ -17,21 +21,42 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include <linux/kconfig.h>
 
-#if defined(CONFIG_PAGEPOOL_POISON_ASAN)
+/* The checker to ask: ASan's shadow in every ASan build (poisoning or
+ * not), memcheck in the valgrind-poisoning build. */
+#if defined(CONFIG_PAGEPOOL_POISON_ASAN) || defined(__SANITIZE_ADDRESS__)
+#define PP_TEST_ASK_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PP_TEST_ASK_ASAN	1
+#endif
+#endif
+#if defined(PP_TEST_ASK_ASAN)
 #include <sanitizer/asan_interface.h>
 #elif defined(CONFIG_PAGEPOOL_POISON_VALGRIND)
 #include <valgrind/memcheck.h>
 #endif
 
+/* PP_POISON_TEST_FORCE=1: run the checks although the build does not
+ * poison (to show that they fail then). */
+static inline bool pp_test_poison_forced(void)
+{
+	const char *e = getenv("PP_POISON_TEST_FORCE");
+
+	return e && *e == '1';
+}
+
 /* Whether this build and run can answer: ASan poisoning, or valgrind
- * poisoning under valgrind. */
+ * poisoning under valgrind (or an ASan build, forced). */
 static inline bool pp_test_poison_checkable(void)
 {
 #if defined(CONFIG_PAGEPOOL_POISON_ASAN)
 	return true;
+#elif defined(PP_TEST_ASK_ASAN)
+	return pp_test_poison_forced();
 #elif defined(CONFIG_PAGEPOOL_POISON_VALGRIND)
 	return RUNNING_ON_VALGRIND;
 #else
@@ -42,7 +67,7 @@ static inline bool pp_test_poison_checkable(void)
 /* Is the byte at @p inaccessible? */
 static inline bool pp_test_byte_poisoned(const void *p)
 {
-#if defined(CONFIG_PAGEPOOL_POISON_ASAN)
+#if defined(PP_TEST_ASK_ASAN)
 	return __asan_address_is_poisoned(p);
 #elif defined(CONFIG_PAGEPOOL_POISON_VALGRIND)
 	unsigned long bad;
@@ -60,7 +85,7 @@ static inline bool pp_test_byte_poisoned(const void *p)
 /* Every byte of [@p, @p + @len) accessible? */
 static inline bool pp_test_addressable(const void *p, size_t len)
 {
-#if defined(CONFIG_PAGEPOOL_POISON_ASAN)
+#if defined(PP_TEST_ASK_ASAN)
 	return __asan_region_is_poisoned((void *)p, len) == NULL;
 #elif defined(CONFIG_PAGEPOOL_POISON_VALGRIND)
 	unsigned long bad;

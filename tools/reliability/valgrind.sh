@@ -29,6 +29,9 @@ if [[ ! -f $build/build.ninja ]]; then
 	CC=${VG_CC:-gcc} meson setup "$build" -Dbuildtype=plain -Dc_args="-O1 -g" \
 		-Db_sanitize=none -Dpoison=valgrind ${MESON_ARGS:-} >"${TMPDIR:-/tmp}/$(basename "$build").setup.log" 2>&1 ||
 		{ cat "${TMPDIR:-/tmp}/$(basename "$build").setup.log"; exit 1; }
+elif ! grep -q '^#define CONFIG_PAGEPOOL_POISON_VALGRIND 1' "$build/include/generated/autoconf.h" 2>/dev/null; then
+	# A tree set up before the poison option existed.
+	meson configure "$build" -Dpoison=valgrind >/dev/null
 fi
 ninja -C "$build" >/dev/null
 
