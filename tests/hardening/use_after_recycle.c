@@ -20,7 +20,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
