@@ -7,7 +7,7 @@
     block ends right above the declaration and names the function
     ("name() - summary"). A function the header declares through a macro
     (moduleparam.h's __PP_STD_PARAM()) is documented by the macro's
-    kernel-doc block, above the line that expands it. The declarations
+    kernel-doc block, at its #define. The declarations
     come from gcc's -aux-info, as tests/install/check_exports.py reads
     them (its declared_functions()), so the #if branches are a user's.
     A "/**" block that is not kernel-doc is an error too: the filter
@@ -116,16 +116,20 @@ def check_comments(roots, incs, cc, exported, errors):
         path = resolve(rel)
         lines, by_last = blocks(path)
         k = int(line) - 1
-        want = name
-        if not re.search(rf'\b{name}\b', lines[k]):
-            # Declared by a macro: its expansion's line names the macro.
-            m = re.match(r'^\s*(\w+)\s*\(', lines[k])
-            want = m.group(1) if m else name
+        m = re.match(r'^\s*(\w+)\s*\(', lines[k])
+        if not re.search(rf'\b{name}\b', lines[k]) and m:
+            # Declared by a macro's expansion: the macro's block documents it.
+            macro = m.group(1)
+            if not any(b.kind == 'function' and b.name == macro
+                       for b in by_last.values()):
+                errors.append(f'{where}: {name} is exported and declared by {macro}(), '
+                              f'which has no kernel-doc comment')
+            continue
         b = by_last.get(decl_start(lines, k) - 1)
+        want = name
         if b is None:
-            how = f'the {want}() block' if want != name else 'a kernel-doc comment'
             errors.append(f'{where}: {name} is exported but has no kernel-doc comment '
-                          f'(expected {how} right above the declaration)')
+                          f'right above its declaration')
         elif b.kind != 'function' or b.name != want:
             errors.append(f'{where}: {name}: the kernel-doc comment above it documents '
                           f'"{b.name or "?"}" ({b.kind}), not {want}()')
