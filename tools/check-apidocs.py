@@ -78,8 +78,10 @@ def decl_start(lines, k):
     no preprocessor line."""
     while k > 0:
         prev = lines[k - 1].strip()
-        if not prev or prev.startswith('#') or prev.endswith((';', '}', '{', '*/')):
+        if not prev or prev.startswith('#') or prev.endswith((';', '}', '{', '*/', '\\')):
             break
+        if k > 1 and lines[k - 2].rstrip().endswith('\\'):
+            break		# the last line of a macro's definition
         k -= 1
     return k
 
