@@ -43,15 +43,6 @@
 enum {
 	NAPI_STATE_SCHED,		/* poll is scheduled, or instance disabled */
 	NAPI_STATE_MISSED,		/* reschedule after the current poll */
-/**
- * napi_disable() - stop a NAPI and wait for its poll to end
- * @n: the NAPI
- *
- * A NAPI still scheduled on a CPU that went away is polled here (see
- * pp_thread_unregister()).
- *
- * Context: process context; may sleep.
- */
 	NAPI_STATE_DISABLE,		/* napi_disable() pending */
 	NAPI_STATE_NPSVC,		/* netpoll: do not dequeue */
 	NAPI_STATE_LISTED,		/* on the device's napi_list */
@@ -455,6 +446,15 @@ static inline void netif_napi_del(struct napi_struct *napi)
  * Context: process context.
  */
 void napi_enable(struct napi_struct *n);
+/**
+ * napi_disable() - stop a NAPI and wait for its poll to end
+ * @n: the NAPI
+ *
+ * A NAPI still scheduled on a CPU that went away is polled here (see
+ * pp_thread_unregister()).
+ *
+ * Context: process context; may sleep.
+ */
 void napi_disable(struct napi_struct *n);
 /**
  * napi_schedule_prep() - claim a NAPI's SCHED state
