@@ -108,15 +108,6 @@ static inline void sg_set_buf(struct scatterlist *sg, const void *buf,
 
 /* Each of the first @nr entries, following chain links. */
 #define for_each_sg(sglist, sg, nr, __i)	\
-/**
- * sg_next() - the next entry of a scatterlist
- * @sg: the entry
- *
- * Follows a chain link.
- *
- * Context: any context.
- * Return: the entry after @sg; NULL after the last.
- */
 	for (__i = 0, sg = (sglist); __i < (nr); __i++, sg = sg_next(sg))
 
 /* Each entry of @sgt's list ... */
@@ -220,7 +211,15 @@ int sg_nents(struct scatterlist *sg);
  * Return: the count; 0 for @len 0; -EINVAL if the list holds fewer bytes.
  */
 int sg_nents_for_len(struct scatterlist *sg, u64 len);
-/* The entry after @sg, following a chain link; NULL after the last. */
+/**
+ * sg_next() - the next entry of a scatterlist
+ * @sg: the entry
+ *
+ * Follows a chain link.
+ *
+ * Context: any context.
+ * Return: the entry after @sg; NULL after the last.
+ */
 struct scatterlist *sg_next(struct scatterlist *sg);
 /**
  * sg_last() - the last of a scatterlist's first entries
