@@ -5,7 +5,9 @@
 (a) Every function an installed header (include/) declares and the
     library exports (src/libpagepool.map) has a kernel-doc comment: the
     block ends right above the declaration and names the function
-    ("name() - summary"). A function the header declares through a macro
+    ("name() - summary"), with an "@param:" line for each parameter and
+    no other, and a "Return:" section unless it returns void. A function
+    the header declares through a macro
     (moduleparam.h's __PP_STD_PARAM()) is documented by the macro's
     kernel-doc block, at its #define. The declarations
     come from gcc's -aux-info, as tests/install/check_exports.py reads
@@ -20,6 +22,7 @@
 --plant KIND makes one check see a planted error; the run succeeds only
 if the check fails on it and on nothing else (tests/docs/meson.build):
   undocumented  an exported function without a comment     -> (a) fails
+  noparam       one whose comment lacks @x: and Return:    -> (a) fails
   docwarn       a comment naming a parameter that does not
                 exist (doxygen runs on the planted header)  -> (b) fails
 --no-doxygen runs (a) only (the test suite: doxygen is make docs' package).
@@ -57,6 +60,15 @@ PLANTED_UNDOC = '''/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
  */
 int pp_planted_undocumented(int x);
 '''
+PLANTED_NOPARAM = '''/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * Planted by check-apidocs.py --plant noparam.
+ */
+/**
+ * pp_planted_noparam() - a comment without its parameter or Return:
+ */
+int pp_planted_noparam(int x);
+'''
 PLANTED_DOCWARN = '''/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Planted by check-apidocs.py --plant docwarn.
@@ -84,6 +96,78 @@ def decl_start(lines, k):
             break		# the last line of a macro's definition
         k -= 1
     return k
+
+
+def declaration(lines, k):
+    """The text of the declaration whose name is on line k, to its ';'."""
+    first = decl_start(lines, k)
+    last = k
+    while last < len(lines) - 1 and ';' not in lines[last]:
+        last += 1
+    return ' '.join(l.strip() for l in lines[first:last + 1])
+
+
+ATTRS = re.compile(r'\b(?:extern|__cold|__must_check|__noreturn|__always_inline|__pure)\b')
+
+
+def strip_attrs(decl):
+    """The declaration without __attribute__((...)) and __printf(...)
+    (balanced parentheses) and the attribute macros."""
+    while True:
+        m = re.search(r'\b(?:__attribute__|__printf)\s*\(', decl)
+        if not m:
+            return ATTRS.sub(' ', decl)
+        depth, i = 1, m.end()
+        while i < len(decl) and depth:
+            depth += {'(': 1, ')': -1}.get(decl[i], 0)
+            i += 1
+        decl = decl[:m.start()] + ' ' + decl[i:]
+
+
+def check_params(name, where, b, decl, errors):
+    """Kernel-doc's rule: an @name: line for every parameter and no
+    other, and a Return: section unless the function returns void.
+    (Doxygen reports a wrong name and a partly documented list; this also
+    finds a comment that documents none.)"""
+    decl = strip_attrs(decl)
+    m = re.search(rf'\b{name}\s*\(', decl)
+    if not m:
+        errors.append(f'{where}: {name}: cannot read the declaration: {decl}')
+        return
+    ret = decl[:m.start()].strip()
+    depth, i = 1, m.end()
+    while i < len(decl) and depth:
+        depth += {'(': 1, ')': -1}.get(decl[i], 0)
+        i += 1
+    arglist = decl[m.end():i - 1]
+    args, depth, cur = [], 0, ''
+    for c in arglist:
+        if c == ',' and depth == 0:
+            args.append(cur)
+            cur = ''
+            continue
+        depth += {'(': 1, ')': -1}.get(c, 0)
+        cur += c
+    args.append(cur)
+    names = []
+    for a in (x.strip() for x in args):
+        if a in ('', 'void'):
+            continue
+        if a == '...':
+            names.append('...')
+            continue
+        fp = re.search(r'\(\s*\*\s*(\w+)\s*\)', a)
+        ids = re.findall(r'[A-Za-z_]\w*', re.sub(r'\[[^]]*\]', '', a))
+        names.append(fp.group(1) if fp else (ids[-1] if ids else a))
+    documented = [p for p, _ in b.params]
+    for p in names:
+        if p not in documented:
+            errors.append(f'{where}: {name}: parameter {p} has no @{p}: line')
+    for p in documented:
+        if p not in names:
+            errors.append(f'{where}: {name}: @{p}: names no parameter')
+    if re.sub(r'\s+', ' ', ret) != 'void' and 'Return' not in b.sections:
+        errors.append(f'{where}: {name}: returns {ret} but its comment has no Return: section')
 
 
 def check_comments(roots, incs, cc, exported, errors):
@@ -135,6 +219,8 @@ def check_comments(roots, incs, cc, exported, errors):
         elif b.kind != 'function' or b.name != want:
             errors.append(f'{where}: {name}: the kernel-doc comment above it documents '
                           f'"{b.name or "?"}" ({b.kind}), not {want}()')
+        else:
+            check_params(name, where, b, declaration(lines, k), errors)
     # Blocks the filter would drop without a word.
     for r in roots:
         for d, _, fs in os.walk(r):
@@ -176,7 +262,7 @@ def main():
     ap.add_argument('--build', required=True)
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs/api'))
     ap.add_argument('--cc', default='gcc')
-    ap.add_argument('--plant', choices=['undocumented', 'docwarn'])
+    ap.add_argument('--plant', choices=['undocumented', 'noparam', 'docwarn'])
     ap.add_argument('--no-doxygen', action='store_true')
     a = ap.parse_args()
 
@@ -188,11 +274,12 @@ def main():
         planted = os.path.join(tmp, 'include')
         os.makedirs(os.path.join(planted, 'pagepool'))
         roots = [include]
-        if a.plant == 'undocumented':
+        if a.plant in ('undocumented', 'noparam'):
+            text = PLANTED_UNDOC if a.plant == 'undocumented' else PLANTED_NOPARAM
             with open(os.path.join(planted, 'pagepool/planted_apidocs.h'), 'w') as f:
-                f.write(PLANTED_UNDOC)
+                f.write(text)
             roots.append(planted)
-            exported.add('pp_planted_undocumented')
+            exported.add(f'pp_planted_{a.plant}')
         if a.plant == 'docwarn':
             with open(os.path.join(planted, 'pagepool/planted_apidocs.h'), 'w') as f:
                 f.write(PLANTED_DOCWARN)
@@ -209,9 +296,10 @@ def main():
     for e in errors:
         print(e)
     if a.plant:
-        name = {'undocumented': 'pp_planted_undocumented',
-                'docwarn': 'pp_planted_docwarn'}[a.plant]
+        name = f'pp_planted_{a.plant}'
         caught = errors and all(name in e for e in errors)
+        if a.plant == 'noparam':	# both rules, not one
+            caught = caught and len(errors) == 2
         print(f'planted {a.plant} ({name}): '
               f'{"caught" if caught else "NOT caught, or other errors"}')
         return 0 if caught else 1
