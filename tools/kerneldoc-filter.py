@@ -218,10 +218,8 @@ def filter_text(lines, name, group=None):
     else:
         out[0] += ' /** ' + head + (' @{ */' if group else ' */')
     if group:
-        while out and out[-1] == '':
-            out.pop()
-        out[-1] += ' /** @} */'
-        out.append('')
+        last = max((i for i, l in enumerate(out) if l.strip()), default=0)
+        out[last] += ' /** @} */'
     return out
 
 
