@@ -48,7 +48,7 @@ SECTION_CMD = {'Context': '@ppcontext', 'Return': '@return', 'Returns': '@return
 
 PROSE = re.compile(r'(?P<amp>&(?P<kw>(?:struct|union|enum|typedef)\s+)?(?P<aname>[A-Za-z_]\w*))'
                    r'|(?P<const>%(?P<cname>[A-Za-z_]\w*))'
-                   r'|(?P<ref>@(?P<rname>[A-Za-z_]\w*|\.\.\.))'
+                   r'|(?P<ref>(?<![\w.])@(?P<rname>[A-Za-z_]\w*|\.\.\.))'
                    r'|(?P<special>[\\<>#$&%@])')
 
 
