@@ -379,7 +379,8 @@ struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp);
  *
  * Context: the pool's consumer context.
  * Return: the netmem holding the fragment, or 0 (no memory, or @size
- * larger than the pool's pages: a WARN).
+ * larger than the pool's pages: a WARN). Size 0 gets the smallest
+ * fragment (the kernel's could start one past the page's end).
  */
 netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
 				       unsigned int size, gfp_t gfp);
@@ -399,13 +400,18 @@ struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
  * page_pool_destroy() - the driver is done with a pool
  * @pool: the pool; NULL is ignored
  *
- * Disables direct recycling, empties the cache and the ring, and frees the
- * pool when its last page comes home: with pages in flight the release is
- * retried from a work item (pp_page_pool_set_defer_times()), and pages that
- * come back later are never unmapped through a device that went away.
- * Unlike the kernel's, never sleeps in atomic context.
+ * Drops the driver's reference; a pool registered as an XDP memory model
+ * is held by the registration too, and the last of the two goes on:
+ * disables direct recycling, empties the cache and the ring, and frees the
+ * pool when its last page comes home. With pages in flight the release is
+ * retried from a work item (pp_page_pool_set_defer_times()), and pages
+ * that come back later are never unmapped through a device that went
+ * away. Unlike the kernel's, never sleeps in atomic context: there, with
+ * pages in flight, its grace periods and DMA unmapping are left to the
+ * release work (a one-time WARN).
  *
- * Context: any context; not concurrently with the pool's consumer.
+ * Context: any context; not concurrently with the pool's consumer (its
+ * NAPI disabled).
  */
 void page_pool_destroy(struct page_pool *pool);
 /**
@@ -453,7 +459,9 @@ void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
  * @count: how many
  *
  * Each netmem whose last reference this was goes back to the pool that
- * owns it, pools batched. A netmem no page_pool owns is refused (a WARN).
+ * owns it (the netmems may belong to different pools: one producer-lock
+ * round per pool). A netmem no page_pool owns is refused (a WARN, the
+ * misuse counter not_pp_page).
  *
  * Context: any context.
  */
@@ -484,8 +492,11 @@ void page_pool_update_nid(struct page_pool *pool, int new_nid);
  * page_pool_disable_direct_recycling() - stop napi-local recycling
  * @pool: the pool
  *
- * Forgets the pool's NAPI, then waits until no put is in the middle of a
- * direct recycle (as the kernel, with its RCU grace period).
+ * Forgets the pool's CPU (page_pool_create_percpu()) and NAPI, as the
+ * kernel's; the NAPI must be disabled or never initialised
+ * (napi_assert_will_not_race() WARNs otherwise). There is no grace period
+ * here: page_pool_destroy() has the one that makes a racing direct
+ * recycle safe (pp_page_pool_set_fixes()).
  *
  * Context: process context.
  */
