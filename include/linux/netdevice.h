@@ -392,6 +392,7 @@ static inline void netif_queue_set_napi(struct net_device *dev, unsigned int que
 		__netif_get_rx_queue(dev, queue_index)->napi = napi;
 }
 
+/* NAPI. */
 /**
  * netif_napi_add_weight() - add a NAPI to a device
  * @dev: the device
