@@ -43,23 +43,41 @@ struct pp_telemetry_config {
 	unsigned int request_timeout_ms;	/* 0: 1000 - a request must be complete within this */
 };
 
-/*
- * Start the server thread, listening on <dir>/<pid>.sock (mode 0600).
- * NULL @cfg: the defaults. 0; -EALREADY when it is running; -EINVAL for
- * max_clients above 65536; -EPERM for a
- * directory owned by another uid or open to group or others;
- * -ENAMETOOLONG for a socket path longer than a sockaddr_un holds;
- * -EADDRINUSE when a server of this pid already answers there; another
+/**
+ * pp_telemetry_start() - start the telemetry server thread
+ * @cfg: the socket directory and limits; NULL for the defaults
+ *
+ * Listens on <dir>/<pid>.sock (mode 0600) and answers the requests of
+ * docs/TELEMETRY.md until pp_telemetry_stop() or the end of the process.
+ *
+ * Context: any thread, not under the registry's lock.
+ * Return: 0; -EALREADY when it is running; -EPERM for a directory owned
+ * by another uid or open to group or others; -ENAMETOOLONG for a socket
+ * path longer than a sockaddr_un holds; -EADDRINUSE when a server of this
+ * pid already answers there; -EINVAL for max_clients above 65536; another
  * -errno of mkdir(), socket(), bind() or pthread_create(); -EOPNOTSUPP
  * without CONFIG_PAGEPOOL_TELEMETRY.
  */
 int pp_telemetry_start(const struct pp_telemetry_config *cfg);
-/* Stop it: closes every connection, joins the thread and unlinks the
- * socket. Nothing when it is not running. */
+/**
+ * pp_telemetry_stop() - stop the telemetry server
+ *
+ * Closes every connection, joins the thread and unlinks the socket.
+ * Nothing when it is not running.
+ *
+ * Context: any thread but the server's, not under the registry's lock.
+ */
 void pp_telemetry_stop(void);
-/* The socket's path into @buf: its length, -ENOTCONN when the server is
- * not running, -EINVAL for a NULL @buf, -ERANGE when @len is too small,
- * -EOPNOTSUPP without CONFIG_PAGEPOOL_TELEMETRY. */
+/**
+ * pp_telemetry_socket_path() - the running server's socket path
+ * @buf: receives the path, NUL-terminated
+ * @len: size of @buf
+ *
+ * Context: any thread.
+ * Return: the path's length; -ENOTCONN when the server is not running,
+ * -EINVAL for a NULL @buf, -ERANGE when @len is too small, -EOPNOTSUPP
+ * without CONFIG_PAGEPOOL_TELEMETRY.
+ */
 int pp_telemetry_socket_path(char *buf, size_t len);
 
 #ifdef __cplusplus
