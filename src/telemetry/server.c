@@ -23,8 +23,9 @@
  * ntf_lock and writes a byte to the wake pipe (non-blocking).
  *
  * fork(): the child has no server thread; an atfork child handler closes
- * the child's copies of the server's descriptors and makes the hook a
- * no-op there. The socket file is the parent's and is left alone.
+ * the child's copies of the server's descriptors and forgets the parent's
+ * server (the socket file is the parent's and is left alone), so the
+ * child may start its own (tlm_atfork_child()).
  * Layer: telemetry.
  */
 #include <errno.h>
@@ -113,7 +114,6 @@ static unsigned int ntf_len;
 static u64 ntf_seq;		/* the last event's sequence number */
 static bool ntf_lost;		/* the queue overflowed since the last drain */
 static bool ntf_wanted;		/* a subscriber exists (written by the thread) */
-static bool forked_child;
 
 static u64 now_ns(void)
 {
@@ -130,7 +130,7 @@ static void tlm_pool_event(enum ppcore_pool_event ev, const struct pp_page_pool_
 	char c = 'n';
 	ssize_t r;
 
-	if (READ_ONCE(forked_child) || !READ_ONCE(ntf_wanted))
+	if (!READ_ONCE(ntf_wanted))
 		return;
 	n = malloc(sizeof(*n));
 	pthread_mutex_lock(&ntf_lock);
@@ -1022,16 +1022,40 @@ static void tlm_env_start(void)
 			strerror(-err));
 }
 
+/*
+ * The child of a fork(): only the forking thread lives on, so no server
+ * runs here. Forget the parent's: close the child's copies of its
+ * descriptors, drop its state (without touching its socket file, which
+ * the parent still serves) and reset the locks another thread of the
+ * parent may have held at the fork. Then the child is a process without
+ * a server: pp_telemetry_socket_path() says -ENOTCONN, pp_telemetry_stop()
+ * does nothing, and pp_telemetry_start() starts the child's own, on
+ * <dir>/<child pid>.sock. What the parent's queue held is left allocated:
+ * freeing it would walk a list another thread may have been changing.
+ */
 static void tlm_atfork_child(void)
 {
 	unsigned int i;
 
-	WRITE_ONCE(forked_child, true);
+	pthread_mutex_init(&srv.lock, NULL);
+	pthread_mutex_init(&ntf_lock, NULL);
+	WRITE_ONCE(ntf_wanted, false);
+	ntf_head = NULL;
+	ntf_tail = &ntf_head;
+	ntf_len = 0;
+	ntf_lost = false;
 	if (!srv.running)
 		return;
 	for (i = 0; srv.clients && i < srv.nr_clients; i++)
 		close(srv.clients[i].fd);
 	server_close_fds();
+	free(srv.clients);
+	free(srv.pfd);
+	srv.clients = NULL;
+	srv.pfd = NULL;
+	srv.nr_clients = srv.nr_subscribers = 0;
+	srv.path[0] = '\0';
+	srv.running = false;
 }
 
 __attribute__((constructor)) static void tlm_init(void)
@@ -1047,6 +1071,6 @@ __attribute__((constructor)) static void tlm_init(void)
  * behind (the thread ends with the process). */
 __attribute__((destructor)) static void tlm_fini(void)
 {
-	if (READ_ONCE(srv.running) && !READ_ONCE(forked_child) && srv.pid == getpid())
+	if (READ_ONCE(srv.running) && srv.pid == getpid())
 		unlink(srv.path);
 }

@@ -846,6 +846,54 @@ static void test_stop_leaves_nothing(void **state)
 	assert_int_equal(count_dir("/proc/self/fd"), fds);
 }
 
+/*
+ * fork() after the start: the child has no server (only the forking
+ * thread lives on), so it must not act as if it had the parent's: its
+ * stop must leave the parent's socket alone, and it may start its own.
+ */
+static void test_fork_child(void **state)
+{
+	struct tlm_client *c;
+	char path[128];
+	int status;
+	pid_t pid;
+	json_t *r;
+
+	(void)state;
+	start(0);
+	assert_true(pp_telemetry_socket_path(path, sizeof(path)) > 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct pp_telemetry_config cfg = { .dir = tdir };
+		char own[128];
+
+		if (pp_telemetry_socket_path(own, sizeof(own)) != -ENOTCONN)
+			_exit(3);
+		pp_telemetry_stop();
+		if (access(path, F_OK))
+			_exit(4);	/* the parent's socket was unlinked */
+		if (pp_telemetry_start(&cfg))
+			_exit(5);
+		if (pp_telemetry_socket_path(own, sizeof(own)) <= 0 || !strcmp(own, path))
+			_exit(6);
+		pp_telemetry_stop();
+		_exit(access(own, F_OK) == 0 || access(path, F_OK) ? 7 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+
+	/* The parent is still served, at the same path. */
+	c = client_new();
+	r = tlm_call(c, "{\"op\":\"process-get\"}");
+	assert_int_equal(tlm_errno(r), 0);
+	assert_int_equal(tlm_int(json_object_get(r, "reply"), "pid"), getpid());
+	json_decref(r);
+	client_free(c);
+	pp_telemetry_stop();
+}
+
 static void test_dir_permissions(void **state)
 {
 	struct pp_telemetry_config cfg = { 0 };
@@ -937,6 +985,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_max_clients, test_teardown),
 		cmocka_unit_test_teardown(test_holders_get, test_teardown),
 		cmocka_unit_test_teardown(test_stop_leaves_nothing, test_teardown),
+		cmocka_unit_test_teardown(test_fork_child, test_teardown),
 		cmocka_unit_test_teardown(test_dir_permissions, test_teardown),
 	};
 	struct pp_mem_config cfg = { .size = 64 << 20, .nr_nodes = 1 };
