@@ -221,7 +221,8 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_consumer(struct page
 	return netmem;
 }
 
-netmem_ref ppcore_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp, unsigned long ip)
+static __always_inline netmem_ref __page_pool_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp,
+								unsigned long ip)
 {
 	netmem_ref netmem;
 
@@ -236,7 +237,13 @@ netmem_ref ppcore_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp, unsigned l
  * (helpers.h), the driver's own code. */
 netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp)
 {
-	return ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+	return __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+}
+
+/* For the fragment allocator (frag.c), which has its own caller's ip. */
+netmem_ref ppcore_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp, unsigned long ip)
+{
+	return __page_pool_alloc_netmems_ip(pool, gfp, ip);
 }
 
 /*
@@ -282,7 +289,7 @@ struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref net
 netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 {
 	if (__PP_FASTPATH_IN_LIBRARY)
-		return ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+		return __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
 	return __page_pool_alloc_netmems_inline(pool, gfp);
 }
 
@@ -292,7 +299,7 @@ struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 
 	if (!__PP_FASTPATH_IN_LIBRARY)
 		return __page_pool_alloc_pages_inline(pool, gfp);
-	netmem = ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+	netmem = __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
 	if (unlikely(netmem_is_net_iov(netmem)))
 		return __page_pool_alloc_unreadable(pool, netmem);
 	return __netmem_to_page(netmem);
