@@ -83,7 +83,7 @@ static int holder_cmp(const void *a, const void *b)
 static int holders_collect(const struct page_pool *pool, struct holder_set *set)
 {
 	unsigned long i, nr_pages;
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_coarse_ns();
 
 	if (!ppmm_arena_up())
 		return 0;
