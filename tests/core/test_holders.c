@@ -73,6 +73,17 @@ static noinline __attribute__((noipa)) struct xdp_frame *frame_handoff(struct xd
 	return f;
 }
 
+/* The exported function, called through its address (not the inline). */
+static struct page *(*volatile alloc_fn)(struct page_pool *pool, gfp_t gfp) = page_pool_alloc_pages;
+
+static noinline __attribute__((noipa)) struct page *alloc_by_pointer(struct page_pool *pool)
+{
+	struct page *page = alloc_fn(pool, GFP_ATOMIC);
+
+	__asm__ volatile("" ::: "memory");
+	return page;
+}
+
 static void sym(unsigned long ip, char *buf, size_t len)
 {
 	assert_true(pp_symbolize(ip, buf, len) > 0);
@@ -291,6 +302,25 @@ static void test_two_cpus_exact(void **state)
 	assert_all_pages_home();
 }
 
+static void test_exported_body_records_caller(void **state)
+{
+	struct page_pool *pool = make_pool(0, NULL, 0);
+	struct holders_seen s;
+	struct page *p;
+	char buf[256];
+
+	(void)state;
+	p = alloc_by_pointer(pool);
+	assert_non_null(p);
+	assert_int_equal(collect(pp_page_pool_id(pool), &s), 0);
+	assert_int_equal(s.nr, 1);
+	sym(s.h[0].take_ip, buf, sizeof(buf));
+	assert_true(strncmp(buf, "alloc_by_pointer+0x", 19) == 0);
+	page_pool_recycle_direct(pool, p);
+	destroy_and_settle(pool);
+	assert_all_pages_home();
+}
+
 static void test_bad_args(void **state)
 {
 	struct page_pool *pool = make_pool(0, NULL, 0);
@@ -334,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_recycled_not_listed),
 		cmocka_unit_test(test_handoff_xdp_frame),
 		cmocka_unit_test(test_two_cpus_exact),
+		cmocka_unit_test(test_exported_body_records_caller),
 		cmocka_unit_test(test_bad_args),
 #else
 		cmocka_unit_test(test_not_built),
