@@ -80,6 +80,13 @@ test-tsan: deps-san
 # line each (tools/test-ring-designs.sh says which tests and why).
 # The benchmarks' same-run A/B comparisons use this build too.
 BUILD_ALL ?= build-all
+# Then the holder-tracking build (meson -Dholders=true; its own directory,
+# not build-all, which the benchmarks use): the suites that move pages,
+# so that everything still holds with the lifecycle hooks on and the
+# inline fast paths going through the library, and the holder tests.
+BUILD_HOLDERS ?= build-holders
+HOLDERS_SUITES := --suite core --suite xdp --suite drivers --suite hardening --suite install \
+		  --suite runtime --suite holders
 .PHONY: build-all test-all
 build-all: deps
 	$(call build_dir,$(BUILD_ALL),-Ddesigns=all)
@@ -87,6 +94,8 @@ build-all: deps
 test-all: build-all
 	$(call run_tests,$(BUILD_ALL),all-designs,,)
 	@tools/test-ring-designs.sh $(BUILD_ALL) $(JOBS)
+	$(call build_dir,$(BUILD_HOLDERS),-Dholders=true)
+	$(call run_tests,$(BUILD_HOLDERS),holders,,$(HOLDERS_SUITES))
 
 # The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
 # program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints
@@ -116,7 +125,7 @@ bench-short: deps-bench build-all
 	@tools/bench/run_bench.py --build $(BUILD_ALL) --out results/short --short
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ALL) build-asan build-tsan
+	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) build-asan build-tsan
 
 # The reliability suite (docs/RELIABILITY.md). Each target prints
 # one summary line with its figures and fails on any violation.
