@@ -235,7 +235,7 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_ip(struct page_pool 
 
 /* The take site is the caller's: with the inline fast path in the caller
  * (helpers.h), the driver's own code. */
-netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp)
+__ppcore_take_site netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp)
 {
 	return __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
 }
@@ -286,14 +286,14 @@ struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref net
 /* The exported bodies; calls go to the inline copies in helpers.h. A call
  * through their address, in the builds that record the take site, records
  * its caller, not this body. */
-netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
+__ppcore_take_site netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 {
 	if (__PP_FASTPATH_IN_LIBRARY)
 		return __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
 	return __page_pool_alloc_netmems_inline(pool, gfp);
 }
 
-struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
+__ppcore_take_site struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 {
 	netmem_ref netmem;
 

@@ -133,7 +133,7 @@ int pp_page_pool_for_each_holder(u32 id, int (*cb)(const struct pp_page_pool_hol
 	return ret;
 }
 
-void pp_page_pool_note_handoff(netmem_ref netmem)
+__ppcore_take_site void pp_page_pool_note_handoff(netmem_ref netmem)
 {
 	if (netmem && netmem_is_pp(netmem))
 		ppcore_netmem_handoff(netmem, PPCORE_RET_IP);
