@@ -18,6 +18,14 @@
 
 #include "core_test.h"
 
+/* Keep the test functions whole: no clone, no interprocedural change
+ * (gcc's noipa; clang makes neither of those here). */
+#if defined(__has_attribute) && __has_attribute(__noipa__)
+#define __no_ipa	__attribute__((__noipa__))
+#else
+#define __no_ipa
+#endif
+
 #define RETRY_MS	20
 #define WARN_MS		100
 #define MAX_GROUPS	16
@@ -55,7 +63,7 @@ static int stop_cb(const struct pp_page_pool_holder *h, void *arg)
 /* The line of leak_rx_fill()'s allocation, set by the function itself. */
 static int leak_line;
 
-static noinline __attribute__((noipa)) struct page *leak_rx_fill(struct page_pool *pool)
+static noinline __no_ipa struct page *leak_rx_fill(struct page_pool *pool)
 {
 	struct page *page;
 
@@ -65,7 +73,7 @@ static noinline __attribute__((noipa)) struct page *leak_rx_fill(struct page_poo
 	return page;
 }
 
-static noinline __attribute__((noipa)) struct xdp_frame *frame_handoff(struct xdp_buff *xdp)
+static noinline __no_ipa struct xdp_frame *frame_handoff(struct xdp_buff *xdp)
 {
 	struct xdp_frame *f = xdp_convert_buff_to_frame(xdp);
 
@@ -76,7 +84,7 @@ static noinline __attribute__((noipa)) struct xdp_frame *frame_handoff(struct xd
 /* The exported function, called through its address (not the inline). */
 static struct page *(*volatile alloc_fn)(struct page_pool *pool, gfp_t gfp) = page_pool_alloc_pages;
 
-static noinline __attribute__((noipa)) struct page *alloc_by_pointer(struct page_pool *pool)
+static noinline __no_ipa struct page *alloc_by_pointer(struct page_pool *pool)
 {
 	struct page *page = alloc_fn(pool, GFP_ATOMIC);
 

@@ -17,6 +17,14 @@
 #include <net/page_pool/helpers.h>
 #include <pagepool.h>
 
+/* Keep the test functions whole: no clone, no interprocedural change
+ * (gcc's noipa; clang makes neither of those here). */
+#if defined(__has_attribute) && __has_attribute(__noipa__)
+#define __no_ipa	__attribute__((__noipa__))
+#else
+#define __no_ipa
+#endif
+
 static int rx_line, frag_line;
 static int failures;
 
@@ -28,7 +36,7 @@ static int failures;
 		}								\
 	} while (0)
 
-static noinline __attribute__((noipa)) struct page *user_rx_fill(struct page_pool *pool)
+static noinline __no_ipa struct page *user_rx_fill(struct page_pool *pool)
 {
 	struct page *page;
 
@@ -38,7 +46,7 @@ static noinline __attribute__((noipa)) struct page *user_rx_fill(struct page_poo
 	return page;
 }
 
-static noinline __attribute__((noipa)) struct page *user_frag_fill(struct page_pool *pool,
+static noinline __no_ipa struct page *user_frag_fill(struct page_pool *pool,
 								    unsigned int *off)
 {
 	struct page *page;
