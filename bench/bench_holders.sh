@@ -4,8 +4,9 @@
 # Holder tracking's cost per allocation: bench_holders from a build without
 # the option (OFF) and one with -Dholders=true (ON), alternated REPS times
 # (same run, so the machine's noise hits both alike; the best of each
-# counts), and under callgrind (instructions per element: the difference
-# between a 2N- and an N-loop run over N, so set-up cancels). Prints
+# counts), and under callgrind (instructions per element inside the loop
+# function alone, so background threads do not count: the difference
+# between a 2N- and an N-loop run over N, so the warm-up cancels). Prints
 #   holders: +N instr/alloc, +M ns/alloc
 # Usage: bench_holders.sh OFF_BUILD_DIR ON_BUILD_DIR [REPS]
 # valgrind needs a build without -march beyond x86-64-v3.
@@ -31,8 +32,9 @@ while [ $i -lt "$reps" ]; do
 	i=$((i + 1))
 done
 
-ir() {	# instructions of $1 with loops=$2, one rep
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" loops="$2" reps=1 cpu=-1 2>&1 |
+ir() {	# instructions of $1 with loops=$2, one rep, counted inside the loop only
+	valgrind --tool=callgrind --toggle-collect=alloc_recycle_loop --callgrind-out-file=/dev/null \
+		"$1" loops="$2" reps=1 cpu=-1 2>&1 |
 		sed -n 's/.*Collected : //p' | tr -d ,
 }
 n=200000
