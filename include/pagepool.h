@@ -3,7 +3,7 @@
  * pagepool's own calls (everything that is not the kernel's API): threads as
  * CPUs, the print callback, WARN counters and fault injection (runtime), the
  * arena (mm), simulated devices (dma), page_pool introspection (core) and
- * the XDP return-path switch (xdp).
+ * the XDP return-path switch (xdp), the telemetry server (telemetry).
  * Kernel code needs this header only to set up threads and devices.
  */
 #ifndef _PAGEPOOL_H
@@ -14,5 +14,6 @@
 #include <pagepool/dma.h>
 #include <pagepool/core.h>
 #include <pagepool/xdp.h>
+#include <pagepool/telemetry.h>
 
 #endif

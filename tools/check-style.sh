@@ -101,7 +101,8 @@ if want layer-include; then
 	awk -v layers="$tmp/layers" '
 	BEGIN {
 		rank["runtime"] = 0; rank["mm"] = 1; rank["dma"] = 1
-		rank["core"] = 2; rank["xdp"] = 3; rank["kmod"] = 4
+		rank["core"] = 2; rank["xdp"] = 3; rank["telemetry"] = 3
+		rank["kmod"] = 4
 		rank["drivers"] = 4; rank["bench"] = 5; rank["tools"] = 5
 		rank["tests"] = 5; rank["examples"] = 5
 		while ((getline l < layers) > 0) {

@@ -16,7 +16,22 @@
 #include <linux/compiler.h>
 #include <linux/preempt.h>
 
+/**
+ * __pp_local_bh_disable_outer() - the outermost local_bh_disable()
+ *
+ * Enters the bottom-half-disabled region (an RCU read-side section; on the
+ * shared CPU, takes its lock).
+ *
+ * Context: any context.
+ */
 void __pp_local_bh_disable_outer(void);
+/**
+ * __pp_local_bh_enable_outer() - the outermost local_bh_enable()
+ *
+ * Leaves the region and runs the softirqs raised meanwhile.
+ *
+ * Context: the end of a bottom-half-disabled region.
+ */
 void __pp_local_bh_enable_outer(void);
 
 static inline void local_bh_disable(void)
@@ -42,6 +57,11 @@ static inline void local_bh_enable(void)
  * the softirqs raised on this CPU first, as the kernel's ksoftirqd would
  * while the task sleeps. Only from plain task context (preempt count 0);
  * costs one thread-local load when nothing is raised.
+ */
+/**
+ * __pp_softirq_before_sleep() - run this CPU's raised softirqs before the task blocks
+ *
+ * Context: plain task context (preempt count 0).
  */
 void __pp_softirq_before_sleep(void);
 

@@ -48,15 +48,26 @@ struct bpf_prog {
 	struct rcu_head rcu;
 };
 
-/* A program calling @fn with @arg; @name (may be NULL) is kept, cut to
- * BPF_OBJ_NAME_LEN - 1 characters, for messages. ERR_PTR(-EINVAL) for a
- * NULL @fn, ERR_PTR(-ENOMEM). Process context. */
+/**
+ * pp_xdp_prog_create() - an XDP program that is a C function
+ * @fn: the program: called with the buffer and @arg, returns an enum xdp_action
+ * @arg: passed to @fn
+ * @name: kept for messages, cut to BPF_OBJ_NAME_LEN - 1 characters; may be NULL
+ *
+ * Context: process context.
+ * Return: the program; ERR_PTR(-EINVAL) for a NULL @fn, ERR_PTR(-ENOMEM).
+ */
 struct bpf_prog *pp_xdp_prog_create(u32 (*fn)(struct xdp_buff *xdp, void *arg), void *arg,
 				    const char *name);
-/* Free @prog after an RCU grace period (the kernel's bpf_prog_put() of
- * the last reference): a NAPI poll on another CPU that still runs it
- * finishes first. The caller has unpublished it. NULL or an ERR_PTR is
- * ignored. Any context. */
+/**
+ * pp_xdp_prog_destroy() - free an XDP program after an RCU grace period
+ * @prog: the program, unpublished by the caller; NULL or an ERR_PTR is ignored
+ *
+ * The kernel's bpf_prog_put() of the last reference: a NAPI poll on another
+ * CPU that still runs it finishes first.
+ *
+ * Context: any context.
+ */
 void pp_xdp_prog_destroy(struct bpf_prog *prog);
 
 /*
@@ -82,7 +93,27 @@ void pp_xdp_prog_destroy(struct bpf_prog *prog);
  * BPF_F_BROADCAST (one frame to every entry) is accepted by the kernel but
  * not implemented here: XDP_ABORTED, with a one-time warning.
  */
+/**
+ * bpf_redirect() - the XDP helper: redirect to a device by ifindex
+ * @ifindex: the device, looked up when xdp_do_redirect() runs
+ * @flags: must be 0 (the XDP form of the helper takes none)
+ *
+ * Context: an XDP program run in a NAPI poll (see above).
+ * Return: XDP_REDIRECT; XDP_ABORTED for any @flags.
+ */
 long bpf_redirect(u32 ifindex, u64 flags);
+/**
+ * bpf_redirect_map() - the XDP helper: redirect to a device of a devmap
+ * @map: the devmap
+ * @key: the entry (read as a u32)
+ * @flags: the action when the entry is empty in the lower two bits;
+ *	BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS (not implemented: XDP_ABORTED,
+ *	one warning)
+ *
+ * Context: an XDP program run in a NAPI poll (see above).
+ * Return: XDP_REDIRECT when the entry exists; otherwise the lower two
+ * bits of @flags (XDP_ABORTED for flags 0); XDP_ABORTED for other bits.
+ */
 long bpf_redirect_map(struct bpf_map *map, u64 key, u64 flags);
 
 /*
@@ -106,9 +137,44 @@ long bpf_redirect_map(struct bpf_map *map, u64 key, u64 flags);
  *	ERR_PTR is ignored. No program may use @map afterwards.
  */
 #define PP_DEVMAP_MAX_ENTRIES	(1U << 20)
+/**
+ * pp_devmap_create() - create a devmap
+ * @max_entries: number of slots, 1 .. PP_DEVMAP_MAX_ENTRIES
+ *
+ * Context: process context.
+ * Return: the map; ERR_PTR(-EINVAL) for 0 or more than
+ * PP_DEVMAP_MAX_ENTRIES entries, ERR_PTR(-ENOMEM).
+ */
 struct bpf_map *pp_devmap_create(u32 max_entries);
+/**
+ * pp_devmap_update() - point a devmap slot at a device (the kernel's BPF_ANY)
+ * @map: the map
+ * @key: the slot
+ * @ifindex: a registered device
+ *
+ * Context: process context.
+ * Return: 0; -E2BIG for @key >= max_entries; -ENODEV if no registered
+ * device has @ifindex; -EINVAL for a NULL or ERR_PTR @map, or @ifindex <= 0;
+ * -ENOMEM.
+ */
 int pp_devmap_update(struct bpf_map *map, u32 key, int ifindex);
+/**
+ * pp_devmap_delete() - empty a devmap slot
+ * @map: the map
+ * @key: the slot
+ *
+ * Context: process context.
+ * Return: 0; -E2BIG out of range; -ENOENT already empty; -EINVAL bad @map.
+ */
 int pp_devmap_delete(struct bpf_map *map, u32 key);
+/**
+ * pp_devmap_destroy() - free a devmap after a grace period
+ * @map: the map; NULL or an ERR_PTR is ignored
+ *
+ * No program may use @map afterwards.
+ *
+ * Context: process context.
+ */
 void pp_devmap_destroy(struct bpf_map *map);
 
 #ifdef __cplusplus

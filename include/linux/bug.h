@@ -18,6 +18,19 @@
 #include <linux/compiler.h>
 #include <linux/build_bug.h>
 
+/**
+ * __pp_warn() - the body of WARN_ON(), WARN_ON_ONCE() and WARN()
+ * @file: the source file
+ * @line: the source line
+ * @print: whether to print (false once a _ONCE warning has printed)
+ * @fmt: printf format of the message, or NULL
+ * @...: the format's arguments
+ *
+ * Counts the warning (pp_warn_count()) and prints it with a backtrace
+ * through the print callback.
+ *
+ * Context: any context.
+ */
 __cold __printf(4, 5)
 void __pp_warn(const char *file, int line, bool print, const char *fmt, ...);
 __cold __noreturn void __pp_bug(const char *file, int line, const char *what);

@@ -33,10 +33,32 @@
 #define BUILD_BUG_ON_INVALID(e)		((void)(sizeof((long)(e))))
 #define BUILD_BUG_ON_NOT_POWER_OF_2(n)	BUILD_BUG_ON((n) == 0 || (((n) & ((n) - 1)) != 0))
 
+/**
+ * __pp_bug() - the body of BUG() and BUG_ON(): report and abort
+ * @file: the source file
+ * @line: the source line
+ * @what: the condition or message
+ *
+ * The kernel's BUG() stops the machine; this aborts the program. The
+ * library itself never calls it on bad input.
+ *
+ * Context: any context; does not return.
+ */
 __attribute__((__cold__, __noreturn__))
 void __pp_bug(const char *file, int line, const char *what);
 
 #if defined(__OPTIMIZE__) && !defined(__NO_INLINE__)
+/**
+ * __pp_build_bug_failed() - the call an optimizing build warns about for BUILD_BUG()
+ * @file: the source file
+ * @line: the source line
+ *
+ * Declared only when optimizing: a BUILD_BUG_ON() whose condition the
+ * compiler cannot prove false leaves a call to it, and the compiler warns
+ * "BUILD_BUG failed". Should one run, it aborts.
+ *
+ * Context: any context; does not return.
+ */
 __attribute__((__cold__, __noreturn__, __warning__("BUILD_BUG failed")))
 void __pp_build_bug_failed(const char *file, int line);
 #define __pp_compiletime_error(msg)	__pp_build_bug_failed(__FILE__, __LINE__)

@@ -63,7 +63,22 @@ extern const struct cpumask __pp_cpu_possible_mask;
 #define cpu_possible_mask	(&__pp_cpu_possible_mask)
 #define cpu_present_mask	(&__pp_cpu_possible_mask)
 
+/**
+ * cpu_online() - whether a logical CPU is online
+ * @cpu: the CPU id
+ *
+ * Online: owned by a thread (pp_thread_register(), or lazily).
+ *
+ * Context: any context.
+ * Return: true if it is.
+ */
 bool cpu_online(int cpu);
+/**
+ * num_online_cpus() - number of online logical CPUs
+ *
+ * Context: any context.
+ * Return: the count (pp_nr_registered_cpus()).
+ */
 unsigned int num_online_cpus(void);
 #define cpu_active(cpu)		cpu_online(cpu)
 #define cpu_possible(cpu)	((unsigned int)(cpu) < NR_CPUS)
@@ -71,6 +86,13 @@ unsigned int num_online_cpus(void);
 
 /* A mask with only @cpu set; the pointer stays valid for the program's
  * life. @cpu must be below nr_cpu_ids. */
+/**
+ * __pp_cpumask_of() - cpumask_of(): a mask with only one CPU set
+ * @cpu: the CPU, below nr_cpu_ids
+ *
+ * Context: any context.
+ * Return: the mask; the pointer stays valid for the program's life.
+ */
 const struct cpumask *__pp_cpumask_of(unsigned int cpu);
 #define cpumask_of(cpu)		__pp_cpumask_of(cpu)
 

@@ -74,15 +74,36 @@ static inline void dev_set_drvdata(struct device *dev, void *data)
  * were never unmapped (<pagepool/dma.h>, pp_device_destroy()). On a device
  * that pagepool did not create, its owner manages the memory: get_device()
  * returns @dev and put_device() does nothing. NULL is ignored. Any thread. */
+/**
+ * get_device() - take a reference on a device
+ * @dev: the device; NULL is ignored
+ *
+ * Context: any thread.
+ * Return: @dev.
+ */
 struct device *get_device(struct device *dev);
+/**
+ * put_device() - drop a reference on a device
+ * @dev: the device; NULL is ignored
+ *
+ * The last one frees the device (see above).
+ *
+ * Context: any thread.
+ */
 void put_device(struct device *dev);
 
-/* Driver unbind: releases the driver's managed DMA allocations
- * (dmam_alloc_coherent()), then tears down the IOMMU domain; mappings still
- * live are reported as leaked (DMA-API debug); later unmaps or syncs
- * through this device are "use after unbind" violations. Nothing to do on
- * a device pagepool did not create. Process context; not from a DMA trace
- * hook's print callback. */
+/**
+ * device_release_driver() - unbind a device's driver
+ * @dev: the device
+ *
+ * Releases the driver's managed DMA allocations (dmam_alloc_coherent()),
+ * then tears down the IOMMU domain; mappings still live are reported as
+ * leaked (DMA-API debug); later unmaps or syncs through this device are
+ * "use after unbind" violations. Nothing to do on a device pagepool did
+ * not create. pp_device_bind() binds it again.
+ *
+ * Context: process context; not from a DMA trace hook's print callback.
+ */
 void device_release_driver(struct device *dev);
 
 #define dev_printk(level, dev, fmt, ...)				\

@@ -112,7 +112,14 @@ static inline void debug_dma_map_single(struct device *dev, const void *addr,
 	(void)len;
 }
 
-/* -ENOMEM if @dma_addr is DMA_MAPPING_ERROR, else 0. */
+/**
+ * dma_mapping_error() - whether a map failed
+ * @dev: the device
+ * @dma_addr: what the map returned
+ *
+ * Context: any context.
+ * Return: -ENOMEM if @dma_addr is DMA_MAPPING_ERROR, else 0.
+ */
 int dma_mapping_error(struct device *dev, dma_addr_t dma_addr);
 
 /*
@@ -121,14 +128,60 @@ int dma_mapping_error(struct device *dev, dma_addr_t dma_addr);
  * DMA_MAPPING_ERROR. The buffer belongs to the device until the unmap or a
  * sync for the CPU.
  */
+/**
+ * dma_map_page_attrs() - map part of a page for streaming DMA
+ * @dev: the device
+ * @page: the page
+ * @offset: where the buffer starts in @page
+ * @size: its length, inside the page's block
+ * @dir: the direction
+ * @attrs: DMA_ATTR_* (see above)
+ *
+ * Context: any context.
+ * Return: the bus address, or DMA_MAPPING_ERROR (test with
+ * dma_mapping_error()).
+ */
 dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 			      size_t offset, size_t size,
 			      enum dma_data_direction dir, unsigned long attrs);
+/**
+ * dma_unmap_page_attrs() - unmap a streaming mapping of dma_map_page_attrs()
+ * @dev: the device
+ * @addr: the bus address the map returned
+ * @size: the size mapped
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_*
+ *
+ * A mismatch is a violation with DMA-API debug (<pagepool/dma.h>).
+ *
+ * Context: any context.
+ */
 void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			  enum dma_data_direction dir, unsigned long attrs);
 /* @ptr must be arena memory (page_address() of an allocation). */
+/**
+ * dma_map_single_attrs() - map a buffer by its CPU address for streaming DMA
+ * @dev: the device
+ * @ptr: the buffer: arena memory (page_address() of an allocation)
+ * @size: its length
+ * @dir: the direction
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: any context.
+ * Return: the bus address, or DMA_MAPPING_ERROR.
+ */
 dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
 				enum dma_data_direction dir, unsigned long attrs);
+/**
+ * dma_unmap_single_attrs() - unmap a streaming mapping of dma_map_single_attrs()
+ * @dev: the device
+ * @addr: the bus address
+ * @size: the size mapped
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: any context.
+ */
 void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs);
 
@@ -138,8 +191,29 @@ void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
  * with it, this is dma_map_resource(). DMA_MAPPING_ERROR on failure.
  * Unmap with the same @attrs.
  */
+/**
+ * dma_map_phys() - map a physical address (v6.18)
+ * @dev: the device
+ * @phys: the address: RAM (arena memory), or with DMA_ATTR_MMIO anything
+ * @size: the length
+ * @dir: the direction
+ * @attrs: DMA_ATTR_*; DMA_ATTR_MMIO makes this dma_map_resource()
+ *
+ * Context: any context.
+ * Return: the bus address, or DMA_MAPPING_ERROR.
+ */
 dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys, size_t size,
 			enum dma_data_direction dir, unsigned long attrs);
+/**
+ * dma_unmap_phys() - unmap a mapping of dma_map_phys()
+ * @dev: the device
+ * @addr: the bus address
+ * @size: the size mapped
+ * @dir: the direction mapped
+ * @attrs: the attributes it was mapped with
+ *
+ * Context: any context.
+ */
 void dma_unmap_phys(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir, unsigned long attrs);
 
@@ -150,9 +224,30 @@ void dma_unmap_phys(struct device *dev, dma_addr_t addr, size_t size,
  * simulator has nothing behind such an address, so the simulated device
  * faults on it (pp_dma_device_read/write() return -EFAULT).
  */
+/**
+ * dma_map_resource() - map a physical address that is not RAM
+ * @dev: the device
+ * @phys_addr: the address (another device's registers, a doorbell)
+ * @size: the length
+ * @dir: the direction
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: any context.
+ * Return: the bus address, or DMA_MAPPING_ERROR.
+ */
 dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 			    size_t size, enum dma_data_direction dir,
 			    unsigned long attrs);
+/**
+ * dma_unmap_resource() - unmap a mapping of dma_map_resource()
+ * @dev: the device
+ * @addr: the bus address
+ * @size: the size mapped
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: any context.
+ */
 void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 			enum dma_data_direction dir, unsigned long attrs);
 
@@ -163,15 +258,46 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
  * segments), 0 on failure with nothing mapped. Unmap and sync with the
  * same @sg and @nents, not with the returned count.
  */
+/**
+ * dma_map_sg_attrs() - map a scatterlist
+ * @dev: the device
+ * @sg: the list
+ * @nents: its entries
+ * @dir: the direction
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: any context.
+ * Return: the number of DMA segments filled in, 0 on failure (nothing
+ * mapped).
+ */
 unsigned int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
 			      int nents, enum dma_data_direction dir,
 			      unsigned long attrs);
+/**
+ * dma_unmap_sg_attrs() - unmap a scatterlist
+ * @dev: the device
+ * @sg: the list
+ * @nents: the count given to dma_map_sg_attrs() (not the one it returned)
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: any context.
+ */
 void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 			enum dma_data_direction dir, unsigned long attrs);
-/* Map @sgt->orig_nents entries and set @sgt->nents to the DMA segment
- * count. 0, -EINVAL (empty or invalid list, buffer outside the arena),
- * -ENOMEM (IOVA space or memory exhausted; may succeed later) or -EIO
- * (beyond the DMA mask, unbound device, PP_FAULT_DMA_MAP). */
+/**
+ * dma_map_sgtable() - map an sg_table
+ * @dev: the device
+ * @sgt: the table: its orig_nents entries are mapped, nents is set to the
+ *	DMA segment count
+ * @dir: the direction
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: any context.
+ * Return: 0; -EINVAL (empty or invalid list, buffer outside the arena);
+ * -ENOMEM (IOVA space or memory exhausted; may succeed later); -EIO
+ * (beyond the DMA mask, unbound device, PP_FAULT_DMA_MAP).
+ */
 int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 		    enum dma_data_direction dir, unsigned long attrs);
 
@@ -188,8 +314,29 @@ int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
  * that does not match the allocation is reported (<pagepool/dma.h>) and
  * frees what was allocated, or nothing if it names no allocation.
  */
+/**
+ * dma_alloc_attrs() - allocate coherent memory
+ * @dev: the device
+ * @size: bytes wanted
+ * @dma_handle: set to the bus address
+ * @flag: GFP flags
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: process context, or atomic with GFP_ATOMIC.
+ * Return: the CPU address, or NULL (see above).
+ */
 void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		      gfp_t flag, unsigned long attrs);
+/**
+ * dma_free_attrs() - free coherent memory
+ * @dev: the device
+ * @size: the size allocated
+ * @cpu_addr: the CPU address (NULL: nothing is done)
+ * @dma_handle: the bus address
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: any context but hard interrupt.
+ */
 void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		    dma_addr_t dma_handle, unsigned long attrs);
 
@@ -201,43 +348,146 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
  * unbind released it, for one). A device pagepool did not create has no
  * driver binding to tie the memory to: dmam_alloc_attrs() returns NULL.
  */
+/**
+ * dmam_alloc_attrs() - allocate managed coherent memory
+ * @dev: the device
+ * @size: bytes wanted
+ * @dma_handle: set to the bus address
+ * @gfp: GFP flags
+ * @attrs: DMA_ATTR_*
+ *
+ * Context: process context.
+ * Return: the CPU address, or NULL (as dma_alloc_attrs(), and for a device
+ * pagepool did not create).
+ */
 void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		       gfp_t gfp, unsigned long attrs);
+/**
+ * dmam_free_coherent() - free managed coherent memory before the unbind
+ * @dev: the device
+ * @size: the size allocated
+ * @vaddr: the CPU address
+ * @dma_handle: the bus address
+ *
+ * Context: process context.
+ */
 void dmam_free_coherent(struct device *dev, size_t size, void *vaddr,
 			dma_addr_t dma_handle);
 
-/* A one-entry sg_table for a coherent allocation (the memory is always
- * contiguous here). 0, -ENXIO if @cpu_addr is not arena memory, -ENOMEM.
- * Free with sg_free_table(). */
+/**
+ * dma_get_sgtable_attrs() - a one-entry sg_table for a coherent allocation
+ * @dev: the device
+ * @sgt: filled in; free with sg_free_table()
+ * @cpu_addr: the allocation's CPU address
+ * @dma_addr: its bus address
+ * @size: its size
+ * @attrs: DMA_ATTR_*
+ *
+ * The memory is always contiguous here.
+ *
+ * Context: process context.
+ * Return: 0, -ENXIO if @cpu_addr is not arena memory, -ENOMEM.
+ */
 int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 			  void *cpu_addr, dma_addr_t dma_addr, size_t size,
 			  unsigned long attrs);
-/* No meaning in userspace (no vm_area_struct): -ENXIO. */
+/**
+ * dma_mmap_attrs() - map coherent memory into user space
+ * @dev: the device
+ * @vma: the user mapping
+ * @cpu_addr: the allocation's CPU address
+ * @dma_addr: its bus address
+ * @size: its size
+ * @attrs: DMA_ATTR_*
+ *
+ * No meaning in userspace (no vm_area_struct).
+ *
+ * Context: process context.
+ * Return: -ENXIO.
+ */
 int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		   void *cpu_addr, dma_addr_t dma_addr, size_t size,
 		   unsigned long attrs);
-/* False: see dma_mmap_attrs(). */
+/**
+ * dma_can_mmap() - whether dma_mmap_attrs() works
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: false (see dma_mmap_attrs()).
+ */
 bool dma_can_mmap(struct device *dev);
-/* False: the simulator has no PCI peer-to-peer memory. */
+/**
+ * dma_pci_p2pdma_supported() - whether the device can do PCI peer-to-peer DMA
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: false: the simulator has no PCI peer-to-peer memory.
+ */
 bool dma_pci_p2pdma_supported(struct device *dev);
 
 /* Masks. 0, or -EIO if @mask is below 24 bits (what the platform cannot
  * honour) or, for dma_set_mask(), @dev has no dma_mask. */
+/**
+ * dma_set_mask() - set the streaming DMA mask
+ * @dev: the device
+ * @mask: the mask (DMA_BIT_MASK())
+ *
+ * Context: process context.
+ * Return: 0, or -EIO if @mask is below 24 bits or @dev has no dma_mask.
+ */
 int dma_set_mask(struct device *dev, u64 mask);
+/**
+ * dma_set_coherent_mask() - set the coherent DMA mask
+ * @dev: the device
+ * @mask: the mask
+ *
+ * Context: process context.
+ * Return: 0, or -EIO if @mask is below 24 bits.
+ */
 int dma_set_coherent_mask(struct device *dev, u64 mask);
-/* The smallest mask that reaches all memory: the arena's highest physical
- * address for the direct backend, 32 bits behind the IOMMU. */
+/**
+ * dma_get_required_mask() - the smallest mask that reaches all memory
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: the arena's highest physical address for the direct backend, 32
+ * bits behind the IOMMU.
+ */
 u64 dma_get_required_mask(struct device *dev);
-/* True if the DMA mask (or bus limit) cannot reach all memory. */
+/**
+ * dma_addressing_limited() - whether the device cannot reach all memory
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: true if the DMA mask (or bus limit) cannot reach all memory.
+ */
 bool dma_addressing_limited(struct device *dev);
-/* The largest single mapping: SIZE_MAX direct, 8 MiB through the
- * simulated IOMMU (its page-table format). */
+/**
+ * dma_max_mapping_size() - the largest single mapping
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: SIZE_MAX direct, 8 MiB through the simulated IOMMU (its
+ * page-table format).
+ */
 size_t dma_max_mapping_size(struct device *dev);
-/* The largest mapping that does not take a slow path: one page through the
- * IOMMU (its per-thread IOVA caches hold single pages), else as above. */
+/**
+ * dma_opt_mapping_size() - the largest mapping that takes no slow path
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: one page through the IOMMU (its per-thread IOVA caches hold
+ * single pages), else as dma_max_mapping_size().
+ */
 size_t dma_opt_mapping_size(struct device *dev);
-/* PAGE_SIZE - 1 through the IOMMU (it merges at page granularity), 0
- * (never merges) direct. */
+/**
+ * dma_get_merge_boundary() - the boundary at which the device's IOMMU merges segments
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: PAGE_SIZE - 1 through the IOMMU (it merges at page
+ * granularity), 0 (never merges) direct.
+ */
 unsigned long dma_get_merge_boundary(struct device *dev);
 
 /*
@@ -248,28 +498,119 @@ unsigned long dma_get_merge_boundary(struct device *dev);
  * dma_vmap_noncontiguous() gives the block's address; vunmap does
  * nothing; dma_mmap_noncontiguous() is -ENXIO (see dma_mmap_attrs()).
  */
+/**
+ * dma_alloc_noncontiguous() - allocate memory for DMA that needs no contiguity
+ * @dev: the device
+ * @size: bytes wanted
+ * @dir: the direction it is mapped for
+ * @gfp: GFP flags
+ * @attrs: 0 or DMA_ATTR_ALLOC_SINGLE_PAGES
+ *
+ * Context: process context.
+ * Return: a one-entry sg_table, or NULL.
+ */
 struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
 					 enum dma_data_direction dir, gfp_t gfp,
 					 unsigned long attrs);
+/**
+ * dma_free_noncontiguous() - free memory of dma_alloc_noncontiguous()
+ * @dev: the device
+ * @size: the size allocated
+ * @sgt: the table it returned
+ * @dir: the direction
+ *
+ * Context: process context.
+ */
 void dma_free_noncontiguous(struct device *dev, size_t size,
 			    struct sg_table *sgt, enum dma_data_direction dir);
+/**
+ * dma_vmap_noncontiguous() - a CPU address for memory of dma_alloc_noncontiguous()
+ * @dev: the device
+ * @size: the size allocated
+ * @sgt: the table
+ *
+ * Context: process context.
+ * Return: the block's address.
+ */
 void *dma_vmap_noncontiguous(struct device *dev, size_t size,
 			     struct sg_table *sgt);
+/**
+ * dma_vunmap_noncontiguous() - undo dma_vmap_noncontiguous() (nothing to do)
+ * @dev: the device
+ * @vaddr: the address
+ *
+ * Context: process context.
+ */
 void dma_vunmap_noncontiguous(struct device *dev, void *vaddr);
+/**
+ * dma_mmap_noncontiguous() - map memory of dma_alloc_noncontiguous() into user space
+ * @dev: the device
+ * @vma: the user mapping
+ * @size: the size allocated
+ * @sgt: the table
+ *
+ * Context: process context.
+ * Return: -ENXIO (see dma_mmap_attrs()).
+ */
 int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma,
 			   size_t size, struct sg_table *sgt);
 
 /* Syncs: hand a streaming mapping to the CPU or back to the device. */
+/**
+ * __dma_sync_single_for_cpu() - hand a streaming mapping to the CPU
+ * @dev: the device
+ * @addr: a bus address inside a live mapping
+ * @size: the length synced
+ * @dir: the direction mapped
+ *
+ * What dma_sync_single_for_cpu() calls when the device needs syncs.
+ *
+ * Context: any context.
+ */
 void __dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			       enum dma_data_direction dir);
+/**
+ * __dma_sync_single_for_device() - hand a streaming mapping back to the device
+ * @dev: the device
+ * @addr: a bus address inside a live mapping
+ * @size: the length synced
+ * @dir: the direction mapped
+ *
+ * Context: any context.
+ */
 void __dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 				  size_t size, enum dma_data_direction dir);
+/**
+ * __dma_sync_sg_for_cpu() - hand a mapped scatterlist to the CPU
+ * @dev: the device
+ * @sg: the list
+ * @nelems: the count given to dma_map_sg()
+ * @dir: the direction mapped
+ *
+ * Context: any context.
+ */
 void __dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg,
 			   int nelems, enum dma_data_direction dir);
+/**
+ * __dma_sync_sg_for_device() - hand a mapped scatterlist back to the device
+ * @dev: the device
+ * @sg: the list
+ * @nelems: the count given to dma_map_sg()
+ * @dir: the direction mapped
+ *
+ * Context: any context.
+ */
 void __dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
 			      int nelems, enum dma_data_direction dir);
-/* True if syncs of @dma_addr do something: a non-coherent device, or the
- * IOMMU backend (the kernel answers true for any IOMMU device). */
+/**
+ * __dma_need_sync() - whether syncs of a mapping do something
+ * @dev: the device
+ * @dma_addr: the bus address
+ *
+ * Context: any context.
+ * Return: true for a non-coherent device, or the IOMMU backend (the
+ * kernel answers true for any IOMMU device).
+ */
 bool __dma_need_sync(struct device *dev, dma_addr_t dma_addr);
 
 /* True if syncs on this device must be called: a non-coherent device, any
@@ -325,12 +666,42 @@ static inline bool dma_need_sync(struct device *dev, dma_addr_t dma_addr)
  * driver syncs them like any streaming mapping. __GFP_COMP and the zone
  * flags are refused with a WARN.
  */
+/**
+ * dma_alloc_pages() - allocate pages for streaming DMA that stay mapped
+ * @dev: the device
+ * @size: bytes wanted
+ * @dma_handle: set to the bus address
+ * @dir: the direction they are mapped for
+ * @gfp: GFP flags (no __GFP_COMP, no zone flags)
+ *
+ * Context: process context, or atomic with GFP_ATOMIC.
+ * Return: the first page, or NULL.
+ */
 struct page *dma_alloc_pages(struct device *dev, size_t size,
 			     dma_addr_t *dma_handle, enum dma_data_direction dir,
 			     gfp_t gfp);
+/**
+ * dma_free_pages() - free pages of dma_alloc_pages()
+ * @dev: the device
+ * @size: the size allocated
+ * @page: the first page
+ * @dma_handle: the bus address
+ * @dir: the direction
+ *
+ * Context: any context but hard interrupt.
+ */
 void dma_free_pages(struct device *dev, size_t size, struct page *page,
 		    dma_addr_t dma_handle, enum dma_data_direction dir);
-/* -ENXIO: see dma_mmap_attrs(). */
+/**
+ * dma_mmap_pages() - map pages of dma_alloc_pages() into user space
+ * @dev: the device
+ * @vma: the user mapping
+ * @size: the size allocated
+ * @page: the first page
+ *
+ * Context: process context.
+ * Return: -ENXIO (see dma_mmap_attrs()).
+ */
 int dma_mmap_pages(struct device *dev, struct vm_area_struct *vma,
 		   size_t size, struct page *page);
 
@@ -392,8 +763,18 @@ static inline void dma_sync_sgtable_for_device(struct device *dev, struct sg_tab
 #define dma_get_sgtable(d, t, v, h, s)	dma_get_sgtable_attrs(d, t, v, h, s, 0)
 #define dma_mmap_coherent(d, v, c, h, s) dma_mmap_attrs(d, v, c, h, s, 0)
 
-/* True if [phys, phys + size) is reachable under the coherent mask and the
- * bus limit (the direct backend's test for coherent memory). */
+/**
+ * dma_coherent_ok() - whether a physical range suits coherent memory
+ * @dev: the device
+ * @phys: the start
+ * @size: the length
+ *
+ * The direct backend's test for coherent memory.
+ *
+ * Context: any context.
+ * Return: true if [@phys, @phys + @size) is reachable under the coherent
+ * mask and the bus limit.
+ */
 bool dma_coherent_ok(struct device *dev, phys_addr_t phys, size_t size);
 
 static inline void *dma_alloc_coherent(struct device *dev, size_t size,

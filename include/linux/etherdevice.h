@@ -8,9 +8,22 @@
 #include <linux/netdevice.h>
 #include <string.h>
 
-/* Ethernet defaults: "eth%d", MTU 1500, ARPHRD_ETHER, a 14-byte link header
- * (hard_header_len), broadcast ff:..:ff, a random locally administered MAC. */
+/**
+ * ether_setup() - Ethernet defaults for a net_device
+ * @dev: the device
+ *
+ * "eth%d", MTU 1500, ARPHRD_ETHER, a 14-byte link header (hard_header_len),
+ * broadcast ff:..:ff, a random locally administered MAC.
+ *
+ * Context: process context.
+ */
 void ether_setup(struct net_device *dev);
+/**
+ * eth_random_addr() - a random locally administered unicast MAC address
+ * @addr: the 6 bytes written
+ *
+ * Context: any context.
+ */
 void eth_random_addr(u8 *addr);
 
 #define alloc_etherdev_mqs(sizeof_priv, txqs, rxqs)			\

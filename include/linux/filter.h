@@ -70,29 +70,40 @@ static __always_inline u32 bpf_prog_run_xdp(const struct bpf_prog *prog, struct 
 	return prog->bpf_func(xdp, prog->arg);
 }
 
-/*
- * Consume the target the program set (once: a second call without a new
- * helper call has none) and queue @xdp, as a frame, for it. 0: the frame
- * is queued, and belongs to the redirect path (sent at the latest by
- * xdp_do_flush()). -errno: nothing was queued and the buffer is still the
- * caller's (the driver recycles it, as for XDP_DROP):
- *   -EINVAL      no target set; the target (an ifindex, or a devmap
- *                entry's device) is not registered (any more); called
- *                outside a bottom-half-disabled section; @dev or @xdp
- *                NULL (a one-time WARN)
- *   -ENETDOWN    the target is not up (IFF_UP clear in dev->flags)
- *   -EOPNOTSUPP  the target has no ndo_xdp_xmit
- *   -EMSGSIZE    the frame is longer than the target's MTU plus its link
- *                header and a VLAN tag (the kernel's xdp_ok_fwd_dev())
- *   -EOVERFLOW   the buffer cannot become a frame (headroom too small, or
- *                an AF_XDP buffer)
- *   -ENOMEM      the target's bulk queues could not be allocated when it
- *                registered
- * @prog may be NULL (it is named in no message yet).
+/**
+ * xdp_do_redirect() - queue a buffer for the target its program chose
+ * @dev: the receiving device
+ * @xdp: the buffer
+ * @prog: the program (may be NULL: it is named in no message yet)
+ *
+ * Consumes the target the program set (once: a second call without a new
+ * helper call has none) and queues @xdp, as a frame, for it; the frame
+ * then belongs to the redirect path (sent at the latest by xdp_do_flush()).
+ *
+ * Context: the NAPI poll (bottom halves disabled).
+ * Return: 0 when queued. -errno when nothing was queued and the buffer is
+ * still the caller's (the driver recycles it, as for XDP_DROP):
+ * -EINVAL: no target set; the target (an ifindex, or a devmap entry's
+ * device) is not registered (any more); called outside a
+ * bottom-half-disabled section; @dev or @xdp NULL (a one-time WARN).
+ * -ENETDOWN: the target is not up (IFF_UP clear in dev->flags).
+ * -EOPNOTSUPP: the target has no ndo_xdp_xmit.
+ * -EMSGSIZE: the frame is longer than the target's MTU plus its link
+ * header and a VLAN tag (the kernel's xdp_ok_fwd_dev()).
+ * -EOVERFLOW: the buffer cannot become a frame (headroom too small, or
+ * an AF_XDP buffer).
+ * -ENOMEM: the target's bulk queues could not be allocated when it
+ * registered.
  */
 int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_prog *prog);
 
-/* Send every bulk queue on this CPU's flush list (see above). */
+/**
+ * xdp_do_flush() - send every bulk queue on this CPU's flush list
+ *
+ * Each with XDP_XMIT_FLUSH (see above).
+ *
+ * Context: the NAPI poll that redirected, before it returns.
+ */
 void xdp_do_flush(void);
 
 /* The kernel's name before v6.11. */
@@ -101,9 +112,17 @@ static inline void xdp_do_flush_map(void)
 	xdp_do_flush();
 }
 
-/* A program returned @act, which the driver does not handle: a one-time
- * warning naming it, the program and the device (any of them may be
- * NULL), as the kernel's. The driver then drops the buffer. */
+/**
+ * bpf_warn_invalid_xdp_action() - warn about an action the driver does not handle
+ * @dev: the device (may be NULL)
+ * @prog: the program (may be NULL)
+ * @act: the action it returned
+ *
+ * A one-time warning naming them, as the kernel's. The driver then drops
+ * the buffer.
+ *
+ * Context: any context.
+ */
 void bpf_warn_invalid_xdp_action(struct net_device *dev, struct bpf_prog *prog, u32 act);
 
 #ifdef __cplusplus

@@ -106,13 +106,41 @@ enum {
 #define from_tasklet(var, callback_tasklet, tasklet_fieldname)		\
 	container_of(callback_tasklet, __typeof__(*var), tasklet_fieldname)
 
-/* Initialize @t to call @callback(t), enabled and not scheduled. */
+/**
+ * tasklet_setup() - initialise a tasklet, enabled and not scheduled
+ * @t: the tasklet
+ * @callback: called with @t when it runs
+ *
+ * Context: any context.
+ */
 void tasklet_setup(struct tasklet_struct *t, void (*callback)(struct tasklet_struct *));
-/* Initialize @t to call @func(@data), enabled and not scheduled. */
+/**
+ * tasklet_init() - initialise a tasklet, the pre-v5.9 form
+ * @t: the tasklet
+ * @func: called with @data when it runs
+ * @data: passed to @func
+ *
+ * Context: any context.
+ */
 void tasklet_init(struct tasklet_struct *t, void (*func)(unsigned long), unsigned long data);
 
-/* Queue @t on this CPU (slow path of tasklet_schedule()). */
+/**
+ * __tasklet_schedule() - queue a tasklet on this CPU
+ * @t: the tasklet, whose SCHED bit the caller set
+ *
+ * The slow path of tasklet_schedule().
+ *
+ * Context: any context.
+ */
 void __tasklet_schedule(struct tasklet_struct *t);
+/**
+ * __tasklet_hi_schedule() - queue a tasklet on this CPU in HI_SOFTIRQ
+ * @t: the tasklet, whose SCHED bit the caller set
+ *
+ * The slow path of tasklet_hi_schedule().
+ *
+ * Context: any context.
+ */
 void __tasklet_hi_schedule(struct tasklet_struct *t);
 
 /* Schedule @t to run on the calling CPU, unless it is scheduled already
@@ -137,11 +165,28 @@ static inline int tasklet_trylock(struct tasklet_struct *t)
 	return !test_and_set_bit(TASKLET_STATE_RUN, &t->state);
 }
 
-/* Release the RUN bit. */
+/**
+ * tasklet_unlock() - release a tasklet's RUN bit
+ * @t: the tasklet
+ *
+ * Context: any context.
+ */
 void tasklet_unlock(struct tasklet_struct *t);
-/* Wait until @t is not running (sleeps: process context, not from @t). */
+/**
+ * tasklet_unlock_wait() - wait until a tasklet is not running
+ * @t: the tasklet
+ *
+ * Sleeps.
+ *
+ * Context: process context, not from @t.
+ */
 void tasklet_unlock_wait(struct tasklet_struct *t);
-/* As tasklet_unlock_wait(), spinning (for atomic context). */
+/**
+ * tasklet_unlock_spin_wait() - tasklet_unlock_wait(), spinning
+ * @t: the tasklet
+ *
+ * Context: any context (for atomic context), not from @t.
+ */
 void tasklet_unlock_spin_wait(struct tasklet_struct *t);
 
 /* Disable @t without waiting: a scheduled @t stays queued and runs after
@@ -175,14 +220,17 @@ static inline void tasklet_enable(struct tasklet_struct *t)
 	atomic_dec(&t->count);
 }
 
-/*
- * Wait until @t is neither scheduled nor running, and leave it so (a later
- * tasklet_schedule() queues it again). If @t is queued on the calling CPU
- * this runs the CPU's pending softirqs; if it is queued on another CPU it
- * waits for that thread to run it. As in the kernel, killing a tasklet that
- * is scheduled but disabled waits until it is enabled (a WARN says so after
- * a few seconds). Process context; from softirq it prints the kernel's
- * notice and, for a tasklet queued on this CPU, never returns.
+/**
+ * tasklet_kill() - wait until a tasklet is neither scheduled nor running
+ * @t: the tasklet; left so (a later tasklet_schedule() queues it again)
+ *
+ * If @t is queued on the calling CPU this runs the CPU's pending softirqs;
+ * if it is queued on another CPU it waits for that thread to run it. As in
+ * the kernel, killing a tasklet that is scheduled but disabled waits until
+ * it is enabled (a WARN says so after a few seconds).
+ *
+ * Context: process context; from softirq it prints the kernel's notice
+ * and, for a tasklet queued on this CPU, never returns.
  */
 void tasklet_kill(struct tasklet_struct *t);
 

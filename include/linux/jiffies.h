@@ -8,6 +8,14 @@
 
 #define HZ	1000
 
+/**
+ * __pp_jiffies() - the jiffies counter
+ *
+ * HZ (1000) ticks a second from CLOCK_MONOTONIC; what jiffies reads.
+ *
+ * Context: any context.
+ * Return: the jiffies now.
+ */
 unsigned long __pp_jiffies(void);
 #define jiffies		__pp_jiffies()
 #define jiffies_64	((u64)__pp_jiffies())

@@ -28,10 +28,18 @@
 #include <linux/numa.h>
 #include <linux/sched.h>
 
-/*
- * Create a kthread that will run @threadfn(@data), named by @namefmt.
- * @node is ignored (memory is not placed per node). Returns the task, or
- * ERR_PTR(-ENOMEM) if the thread could not be made. Process context.
+/**
+ * kthread_create_on_node() - create a kthread, not yet running
+ * @threadfn: its function, called with @data
+ * @data: passed to @threadfn
+ * @node: ignored (memory is not placed per node)
+ * @namefmt: printf format of its name
+ * @...: the format's arguments
+ *
+ * wake_up_process() starts it.
+ *
+ * Context: process context.
+ * Return: the task, or ERR_PTR(-ENOMEM) if the thread could not be made.
  */
 __printf(4, 5)
 struct task_struct *kthread_create_on_node(int (*threadfn)(void *data), void *data,
@@ -40,11 +48,17 @@ struct task_struct *kthread_create_on_node(int (*threadfn)(void *data), void *da
 #define kthread_create(threadfn, data, namefmt, arg...)		\
 	kthread_create_on_node(threadfn, data, NUMA_NO_NODE, namefmt, ##arg)
 
-/*
- * kthread_create() bound to CPU @cpu; @namefmt may contain one %u (or %d),
- * which becomes @cpu. Returns the task, ERR_PTR(-EBUSY) if @cpu is owned by
- * another thread right now (it could never run there), ERR_PTR(-EINVAL) if
- * @cpu is out of range, or ERR_PTR(-ENOMEM). Process context.
+/**
+ * kthread_create_on_cpu() - create a kthread bound to a CPU
+ * @threadfn: its function, called with @data
+ * @data: passed to @threadfn
+ * @cpu: the CPU
+ * @namefmt: its name; one %u (or %d) in it becomes @cpu
+ *
+ * Context: process context.
+ * Return: the task; ERR_PTR(-EBUSY) if @cpu is owned by another thread
+ * right now (it could never run there); ERR_PTR(-EINVAL) if @cpu is out of
+ * range; ERR_PTR(-ENOMEM).
  */
 struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data), void *data,
 					  unsigned int cpu, const char *namefmt);
@@ -71,25 +85,54 @@ kthread_run_on_cpu(int (*threadfn)(void *data), void *data, unsigned int cpu,
 	return p;
 }
 
-/* Bind kthread @k, not yet woken, to CPU @cpu (WARN if it already runs). */
+/**
+ * kthread_bind() - bind a kthread, not yet woken, to a CPU
+ * @k: the kthread (a WARN if it already runs)
+ * @cpu: the CPU
+ *
+ * Context: process context.
+ */
 void kthread_bind(struct task_struct *k, unsigned int cpu);
-/* Bind to the first CPU of @mask that is free when @k starts. */
+/**
+ * kthread_bind_mask() - bind a kthread to the first CPU of a mask free when it starts
+ * @k: the kthread, not yet woken
+ * @mask: the CPUs
+ *
+ * Context: process context.
+ */
 void kthread_bind_mask(struct task_struct *k, const struct cpumask *mask);
 
-/*
- * Tell @k to stop (kthread_should_stop() becomes true, and it is woken),
- * wait for its function to return, and free the task: @k must not be used
- * afterwards. Returns the function's result, or -EINTR if @k was never
- * woken (its function does not run then). The caller's CPU runs its raised
- * softirqs before it waits. Process context, not from @k itself.
+/**
+ * kthread_stop() - stop a kthread and wait for it
+ * @k: the kthread; must not be used afterwards (the task is freed)
+ *
+ * kthread_should_stop() becomes true in it, and it is woken; then waits
+ * for its function to return. The caller's CPU runs its raised softirqs
+ * before it waits.
+ *
+ * Context: process context, not from @k itself.
+ * Return: the function's result, or -EINTR if @k was never woken (its
+ * function does not run then).
  */
 int kthread_stop(struct task_struct *k);
-/* kthread_stop(), for callers that took a task reference (there are no
- * references here: the same). */
+/**
+ * kthread_stop_put() - kthread_stop() for callers that took a task reference
+ * @k: the kthread
+ *
+ * There are no task references here: the same as kthread_stop().
+ *
+ * Context: process context, not from @k itself.
+ * Return: as kthread_stop().
+ */
 int kthread_stop_put(struct task_struct *k);
 
-/* True in a kthread once kthread_stop() was called for it; false outside
- * kthreads. */
+/**
+ * kthread_should_stop() - whether the calling kthread is asked to stop
+ *
+ * Context: a kthread's function.
+ * Return: true once kthread_stop() was called for it; false outside
+ * kthreads.
+ */
 bool kthread_should_stop(void);
 
 /* Parking is not supported: never asked to park. */
@@ -103,7 +146,13 @@ static inline bool kthread_should_stop_or_park(void)
 	return kthread_should_stop();
 }
 
-/* The @data a kthread was created with. */
+/**
+ * kthread_data() - the data a kthread was created with
+ * @k: the kthread
+ *
+ * Context: any context.
+ * Return: its @data.
+ */
 void *kthread_data(struct task_struct *k);
 
 #pragma GCC visibility pop

@@ -187,8 +187,26 @@ static inline bool page_ref_dec_and_test(struct page *page)
 	return atomic_dec_and_test(&page->_refcount);
 }
 
+/**
+ * __pp_get_page_bad() - report get_page() on a free page
+ * @page: the page (a use after free: reported, not taken)
+ *
+ * Context: any context.
+ */
 void __pp_get_page_bad(struct page *page);
+/**
+ * __pp_put_page_last() - put_page() dropped the last reference: free the page
+ * @page: the page (the whole compound page)
+ *
+ * Context: any context.
+ */
 void __pp_put_page_last(struct page *page);
+/**
+ * __pp_put_page_bad() - report a put of a free page
+ * @page: the page; the underflow is undone
+ *
+ * Context: any context.
+ */
 void __pp_put_page_bad(struct page *page);
 
 /* Take a reference on @page (on the head, for a compound page). Taking one

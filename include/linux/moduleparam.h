@@ -218,30 +218,63 @@ struct kernel_param {
 static inline void kernel_param_lock(struct module *mod) { (void)mod; }
 static inline void kernel_param_unlock(struct module *mod) { (void)mod; }
 
-/*
- * Parse "name=value name2 name3=\"quoted value\" ..." (@args is modified in
- * place) against @num entries of @params, as the kernel parses a module's
- * arguments: names compare with '-' and '_' equal; entries whose level is
- * outside @min_level..@max_level are skipped; a name that is not in @params
- * goes to @unknown(param, val, doing, @arg) if given, else fails with
- * -ENOENT; "--" stops parsing. Each failure is printed (pr_err) prefixed with
- * @doing: "Unknown parameter `x'", "`v' too large for parameter `x'"
- * (-ENOSPC), "`v' invalid for parameter `x'" (any other error), and parsing
- * goes on with the next argument.
- * Returns NULL when all went well, the text after "--" if there was one, or
- * ERR_PTR() of the last failure. Process context (set() may allocate).
- */
 typedef int (*parse_unknown_fn)(char *param, char *val, const char *doing, void *arg);
+/**
+ * parse_args() - parse module arguments against a table of parameters
+ * @name: what the messages call the caller (the module's name)
+ * @args: "name=value name2 name3=\"quoted value\" ..."; modified in place
+ * @params: the parameters
+ * @num: how many entries @params has
+ * @level_min: entries whose level is below this are skipped
+ * @level_max: entries whose level is above this are skipped
+ * @arg: passed to @unknown
+ * @unknown: called as unknown(param, val, doing, @arg) for a name that is
+ *	not in @params; NULL: such a name fails with -ENOENT
+ *
+ * As the kernel parses a module's arguments: names compare with '-' and
+ * '_' equal; "--" stops parsing. Each failure is printed (pr_err) prefixed
+ * with @name: "Unknown parameter `x'", "`v' too large for parameter `x'"
+ * (-ENOSPC), "`v' invalid for parameter `x'" (any other error), and
+ * parsing goes on with the next argument.
+ *
+ * Context: process context (set() may allocate).
+ * Return: NULL when all went well, the text after "--" if there was one,
+ * or ERR_PTR() of the last failure.
+ */
 char *parse_args(const char *name, char *args, const struct kernel_param *params,
 		 unsigned int num, s16 level_min, s16 level_max, void *arg,
 		 parse_unknown_fn unknown);
 
-/* Release what the parameters' set() allocated (charp copies), through
- * each ops' free(), as module unload does. */
+/**
+ * destroy_params() - free what the parameters' set() allocated
+ * @params: the parameters
+ * @num: how many
+ *
+ * Through each ops' free() (charp copies), as module unload does.
+ *
+ * Context: process context.
+ */
 void destroy_params(const struct kernel_param *params, unsigned int num);
 
-/* The standard types. param_set_X()/param_get_X() are the ops' set/get,
- * usable from your own kernel_param_ops. */
+/**
+ * __PP_STD_PARAM() - declare a standard parameter type's ops and functions
+ * @name: the type's name in module_param() (byte, short, ushort, int, uint,
+ *	long, ulong, ullong, hexint, charp, bool, invbool, bint)
+ * @type: its C type
+ *
+ * Declares param_ops_<name> and the ops' set and get:
+ * int param_set_<name>(const char *val, const struct kernel_param *kp)
+ * parses @val into the variable kp->arg points at, as kstrto*() (0;
+ * -EINVAL for a missing value or one that is no number, -ERANGE for one
+ * out of range; the bool types take a missing value as "1");
+ * int param_get_<name>(char *buffer, const struct kernel_param *kp) prints
+ * the value and a newline into @buffer (at most 4096 bytes) and returns
+ * the length. Usable from your own kernel_param_ops. The kernel
+ * declares each one by hand; this header expands the macro for each type
+ * below.
+ *
+ * Context: process context.
+ */
 #define __PP_STD_PARAM(name, type)					\
 	extern const struct kernel_param_ops param_ops_##name;		\
 	int param_set_##name(const char *val, const struct kernel_param *kp); \
@@ -278,19 +311,63 @@ __PP_STD_PARAM(bint, int)
 #define param_check__Bool		param_check_bool
 #define param_ops__Bool			param_ops_bool
 
+/**
+ * param_free_charp() - free a charp parameter's copy
+ * @arg: the parameter's variable (a char *)
+ *
+ * The free() of param_ops_charp.
+ *
+ * Context: process context.
+ */
 void param_free_charp(void *arg);
 
 /* bool that may be set but not cleared again (-EROFS). */
 extern const struct kernel_param_ops param_ops_bool_enable_only;
+/**
+ * param_set_bool_enable_only() - set a bool that may not be cleared again
+ * @val: the value
+ * @kp: the parameter
+ *
+ * Context: process context.
+ * Return: 0; -EROFS for clearing it once set; -EINVAL for a value that is
+ * no bool.
+ */
 int param_set_bool_enable_only(const char *val, const struct kernel_param *kp);
 
-/* uint within @min..@max (else -EINVAL); for your own ops' set(). */
+/**
+ * param_set_uint_minmax() - set a uint within bounds
+ * @val: the value
+ * @kp: the parameter
+ * @min: the least value allowed
+ * @max: the largest value allowed
+ *
+ * For your own ops' set().
+ *
+ * Context: process context.
+ * Return: 0, or -EINVAL (no number, or outside @min..@max).
+ */
 int param_set_uint_minmax(const char *val, const struct kernel_param *kp,
 			  unsigned int min, unsigned int max);
 
 extern const struct kernel_param_ops param_array_ops;
 extern const struct kernel_param_ops param_ops_string;
+/**
+ * param_set_copystring() - copy a value into a string parameter's buffer
+ * @val: the value
+ * @kp: the parameter (module_param_string())
+ *
+ * Context: process context.
+ * Return: 0; -EINVAL for a missing value; -ENOSPC if it does not fit.
+ */
 int param_set_copystring(const char *val, const struct kernel_param *kp);
+/**
+ * param_get_string() - print a string parameter
+ * @buffer: where it goes, with a newline
+ * @kp: the parameter
+ *
+ * Context: process context.
+ * Return: the length printed.
+ */
 int param_get_string(char *buffer, const struct kernel_param *kp);
 
 #pragma GCC visibility pop

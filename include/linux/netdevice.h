@@ -212,26 +212,107 @@ static inline struct net *dev_net(const struct net_device *dev)
 	return &init_net;
 }
 
-/* Device lifetime. alloc_netdev_mqs() returns NULL on allocation failure. */
+/**
+ * alloc_netdev_mqs() - allocate a net_device with private data and queues
+ * @sizeof_priv: bytes of driver data (netdev_priv())
+ * @name: the name; a "%d" in it is expanded at registration
+ * @name_assign_type: NET_NAME_* (kept, not used)
+ * @setup: called on the new device (ether_setup(), or the driver's)
+ * @txqs: TX queues
+ * @rxqs: RX queues
+ *
+ * Context: process context.
+ * Return: the device, or NULL on allocation failure.
+ */
 struct net_device *alloc_netdev_mqs(int sizeof_priv, const char *name,
 				    unsigned char name_assign_type,
 				    void (*setup)(struct net_device *),
 				    unsigned int txqs, unsigned int rxqs);
 #define alloc_netdev(sizeof_priv, name, name_assign_type, setup)	\
 	alloc_netdev_mqs(sizeof_priv, name, name_assign_type, setup, 1, 1)
-/* Assigns the next ifindex (from 2), expands a "%d" in the name, and tells
- * the netdevice notifiers NETDEV_REGISTER. 0, -EINVAL or -EEXIST. */
+/**
+ * register_netdev() - register a net_device
+ * @dev: the device
+ *
+ * Assigns the next ifindex (from 2), expands a "%d" in the name, and tells
+ * the netdevice notifiers NETDEV_REGISTER. Takes the rtnl lock.
+ *
+ * Context: process context, rtnl not held.
+ * Return: 0, -EINVAL or -EEXIST (the name is taken).
+ */
 int register_netdev(struct net_device *dev);
+/**
+ * register_netdevice() - register_netdev() for a caller that holds the rtnl lock
+ * @dev: the device
+ *
+ * Context: process context, rtnl held.
+ * Return: as register_netdev().
+ */
 int register_netdevice(struct net_device *dev);
-/* Tells the notifiers NETDEV_UNREGISTER, then unlinks; NAPIs must be
- * disabled by the driver before. */
+/**
+ * unregister_netdev() - unregister a net_device
+ * @dev: the device
+ *
+ * Tells the notifiers NETDEV_UNREGISTER, then unlinks the device; the
+ * driver disables its NAPIs before. Takes the rtnl lock.
+ *
+ * Context: process context, rtnl not held.
+ */
 void unregister_netdev(struct net_device *dev);
+/**
+ * unregister_netdevice() - unregister_netdev() for a caller that holds the rtnl lock
+ * @dev: the device
+ *
+ * Context: process context, rtnl held.
+ */
 void unregister_netdevice(struct net_device *dev);
-/* WARNs (and leaks) if the device is still registered. */
+/**
+ * free_netdev() - free a net_device
+ * @dev: the device, unregistered
+ *
+ * WARNs (and leaks) if the device is still registered.
+ *
+ * Context: process context.
+ */
 void free_netdev(struct net_device *dev);
+/**
+ * __dev_get_by_index() - find a device by ifindex
+ * @net: the namespace (init_net)
+ * @ifindex: the index
+ *
+ * Context: rtnl held.
+ * Return: the device, or NULL.
+ */
 struct net_device *__dev_get_by_index(struct net *net, int ifindex);
+/**
+ * dev_get_by_index() - find a device by ifindex, taking the rtnl lock
+ * @net: the namespace (init_net)
+ * @ifindex: the index
+ *
+ * Unlike the kernel's, takes no reference (see dev_hold()).
+ *
+ * Context: process context, rtnl not held.
+ * Return: the device, or NULL.
+ */
 struct net_device *dev_get_by_index(struct net *net, int ifindex);
+/**
+ * dev_put() - drop a device reference
+ * @dev: the device
+ *
+ * Device references are not counted here (unregistration does not wait
+ * for users): it only documents intent in driver code.
+ *
+ * Context: any context.
+ */
 void dev_put(struct net_device *dev);
+/**
+ * dev_hold() - take a device reference
+ * @dev: the device
+ *
+ * Not counted, as dev_put().
+ *
+ * Context: any context.
+ */
 void dev_hold(struct net_device *dev);
 
 /* Netdevice notifier chain (enum netdev_cmd values as the kernel's). */
@@ -255,11 +336,31 @@ netdev_notifier_info_to_dev(const struct netdev_notifier_info *info)
 	return info->dev;
 }
 
+/**
+ * register_netdevice_notifier() - add a netdevice notifier
+ * @nb: the notifier (enum netdev_cmd events); called at once with
+ *	NETDEV_REGISTER for every existing device, as the kernel does
+ *
+ * Context: process context; takes the rtnl lock.
+ * Return: 0, or -EEXIST if @nb is registered.
+ */
 int register_netdevice_notifier(struct notifier_block *nb);
+/**
+ * unregister_netdevice_notifier() - remove a netdevice notifier
+ * @nb: the notifier
+ *
+ * Context: process context; takes the rtnl lock.
+ * Return: 0, or -ENOENT if @nb is not registered.
+ */
 int unregister_netdevice_notifier(struct notifier_block *nb);
 
-/* Wait for every CPU to leave its current RCU read-side section and
- * softirq (NAPI) section. */
+/**
+ * synchronize_net() - wait for every CPU to leave its current RCU and softirq sections
+ *
+ * RCU read-side sections and softirq (NAPI) sections both.
+ *
+ * Context: process context; may sleep.
+ */
 void synchronize_net(void);
 
 /*
@@ -292,6 +393,15 @@ static inline void netif_queue_set_napi(struct net_device *dev, unsigned int que
 }
 
 /* NAPI. */
+/**
+ * netif_napi_add_weight() - add a NAPI to a device
+ * @dev: the device
+ * @napi: the NAPI, disabled until napi_enable()
+ * @poll: its poll function
+ * @weight: its budget per poll
+ *
+ * Context: process context.
+ */
 void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
 			   int (*poll)(struct napi_struct *, int), int weight);
 
@@ -305,6 +415,12 @@ static inline void netif_napi_add(struct net_device *dev, struct napi_struct *na
  * left alone. Process context. The _locked forms are upstream's (v6.13+)
  * for callers that hold the device's instance lock; there is no such lock
  * here, so they are the same calls. */
+/**
+ * __netif_napi_del_locked() - unlink a NAPI from its device
+ * @napi: the NAPI
+ *
+ * Context: process context.
+ */
 void __netif_napi_del_locked(struct napi_struct *napi);
 static inline void __netif_napi_del(struct napi_struct *napi)
 {
@@ -324,12 +440,48 @@ static inline void netif_napi_del(struct napi_struct *napi)
 	netif_napi_del_locked(napi);
 }
 
+/**
+ * napi_enable() - allow a NAPI to be scheduled
+ * @n: the NAPI
+ *
+ * Context: process context.
+ */
 void napi_enable(struct napi_struct *n);
+/**
+ * napi_disable() - stop a NAPI and wait for its poll to end
+ * @n: the NAPI
+ *
+ * A NAPI still scheduled on a CPU that went away is polled here (see
+ * pp_thread_unregister()).
+ *
+ * Context: process context; may sleep.
+ */
 void napi_disable(struct napi_struct *n);
-/* Claim SCHED; false if already scheduled (MISSED is set) or disabling. */
+/**
+ * napi_schedule_prep() - claim a NAPI's SCHED state
+ * @n: the NAPI
+ *
+ * Context: any context.
+ * Return: true if claimed; false if already scheduled (MISSED is set) or
+ * being disabled.
+ */
 bool napi_schedule_prep(struct napi_struct *n);
-/* Put a NAPI whose SCHED the caller holds on this CPU's poll list. */
+/**
+ * __napi_schedule() - put a NAPI on this CPU's poll list
+ * @n: the NAPI, whose SCHED the caller holds (napi_schedule_prep())
+ *
+ * Context: any context.
+ */
 void __napi_schedule(struct napi_struct *n);
+/**
+ * napi_complete_done() - a poll is done with a NAPI
+ * @n: the NAPI
+ * @work_done: the work the poll did
+ *
+ * Context: the NAPI's poll.
+ * Return: false if the NAPI was scheduled again while it polled (it stays
+ * scheduled and is queued again), else true.
+ */
 bool napi_complete_done(struct napi_struct *n, int work_done);
 
 static inline bool napi_schedule(struct napi_struct *n)
@@ -356,8 +508,15 @@ static inline bool napi_is_scheduled(struct napi_struct *n)
 	return test_bit(NAPI_STATE_SCHED, &n->state);
 }
 
-/* WARN unless @napi is disabled or was never initialised: the contract that
- * a pool's NAPI cannot run concurrently with page_pool_destroy(). */
+/**
+ * napi_assert_will_not_race() - WARN unless a NAPI cannot run
+ * @napi: the NAPI, disabled or never initialised
+ *
+ * The contract that a pool's NAPI cannot run concurrently with
+ * page_pool_destroy().
+ *
+ * Context: any context.
+ */
 void napi_assert_will_not_race(const struct napi_struct *napi);
 
 

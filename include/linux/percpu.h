@@ -31,8 +31,24 @@
 #define PCPU_UNIT_SHIFT		18
 #define PCPU_UNIT_SIZE		(1UL << PCPU_UNIT_SHIFT)	/* 256 KiB per CPU */
 
-/* Zeroed on every CPU. NULL when the unit is full or PP_FAULT_KMALLOC fires. */
+/**
+ * __alloc_percpu() - allocate per-CPU memory
+ * @size: bytes per CPU
+ * @align: their alignment
+ *
+ * Zeroed on every CPU.
+ *
+ * Context: process context.
+ * Return: the per-CPU pointer, or NULL when the unit (PCPU_UNIT_SIZE per
+ * CPU) is full or PP_FAULT_KMALLOC fires.
+ */
 void __percpu *__alloc_percpu(size_t size, size_t align);
+/**
+ * free_percpu() - free per-CPU memory
+ * @ptr: what __alloc_percpu() returned; NULL is ignored
+ *
+ * Context: process context.
+ */
 void free_percpu(void __percpu *ptr);
 
 #define alloc_percpu(type)						\

@@ -36,7 +36,26 @@
 #define LOGLEVEL_INFO		6
 #define LOGLEVEL_DEBUG		7
 
+/**
+ * printk() - print a kernel message through the library's print callback
+ * @fmt: printf format, optionally led by a KERN_* level (default
+ *	KERN_WARNING's, as the kernel's default message level)
+ * @...: the format's arguments
+ *
+ * See pp_set_print().
+ *
+ * Context: any context.
+ * Return: the number of characters printed.
+ */
 __printf(1, 2) int printk(const char *fmt, ...);
+/**
+ * vprintk() - printk() with a va_list
+ * @fmt: printf format, optionally led by a KERN_* level
+ * @args: its arguments
+ *
+ * Context: any context.
+ * Return: the number of characters printed.
+ */
 int vprintk(const char *fmt, va_list args);
 
 /* True once per @interval_ms per call site, with a burst of 10. */
@@ -45,6 +64,16 @@ struct pp_ratelimit {
 	int printed;
 	int missed;
 };
+/**
+ * __pp_ratelimit() - the rate limit of printk_ratelimited() and friends
+ * @rs: the call site's state
+ *
+ * At most 10 messages every 5 seconds per call site, as the kernel's
+ * default.
+ *
+ * Context: any context.
+ * Return: true if this message may print.
+ */
 bool __pp_ratelimit(struct pp_ratelimit *rs);
 
 #ifndef pr_fmt

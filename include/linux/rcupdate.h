@@ -23,8 +23,30 @@
 #include <linux/preempt.h>
 #include <linux/types.h>
 
+/**
+ * __pp_rcu_read_lock() - enter the outermost RCU read-side section
+ *
+ * What rcu_read_lock() calls when the thread is in none (liburcu's
+ * rcu_read_lock()).
+ *
+ * Context: any context.
+ */
 void __pp_rcu_read_lock(void);
+/**
+ * __pp_rcu_read_unlock() - leave the outermost RCU read-side section
+ *
+ * Context: any context.
+ */
 void __pp_rcu_read_unlock(void);
+/**
+ * __pp_rcu_read_lock_held() - whether the calling thread is in an RCU read-side section
+ *
+ * rcu_read_lock_held(): a local_bh_disable() region counts, as in the
+ * kernel.
+ *
+ * Context: any context.
+ * Return: true if it is.
+ */
 bool __pp_rcu_read_lock_held(void);
 
 /* Nested sections (the common case inside softirq) are a thread-local
@@ -51,13 +73,46 @@ static inline void rcu_read_unlock(void)
 #define rcu_read_unlock_bh()	local_bh_enable()
 #define rcu_read_lock_held()	__pp_rcu_read_lock_held()
 
+/**
+ * synchronize_rcu() - wait for an RCU grace period
+ *
+ * Every read-side section that began before the call (bottom-half-disabled
+ * regions included) has ended when it returns. Inside a read-side section
+ * it would deadlock, as in the kernel: a WARN first.
+ *
+ * Context: process context; may sleep.
+ */
 void synchronize_rcu(void);
+/**
+ * synchronize_rcu_expedited() - synchronize_rcu(), the same here
+ *
+ * Context: process context; may sleep.
+ */
 void synchronize_rcu_expedited(void);
+/**
+ * call_rcu() - run a callback after an RCU grace period
+ * @head: the rcu_head, in the object the callback frees
+ * @func: the callback, run on a helper thread
+ *
+ * Context: any context.
+ */
 void call_rcu(struct rcu_head *head, rcu_callback_t func);
+/**
+ * rcu_barrier() - wait until every queued call_rcu() callback has run
+ *
+ * Context: process context; may sleep.
+ */
 void rcu_barrier(void);
 
 /* kfree_rcu(ptr, field): free @ptr after a grace period. The offset of the
  * rcu_head travels in the callback pointer, as the kernel does it. */
+/**
+ * __pp_kfree_rcu() - the body of kfree_rcu()
+ * @head: the rcu_head in the object
+ * @offset: its offset in the object, which is freed after a grace period
+ *
+ * Context: any context.
+ */
 void __pp_kfree_rcu(struct rcu_head *head, unsigned long offset);
 #define kfree_rcu(ptr, rhf)						\
 	__pp_kfree_rcu(&(ptr)->rhf, __builtin_offsetof(__typeof__(*(ptr)), rhf))

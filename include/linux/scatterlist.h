@@ -194,35 +194,99 @@ static inline void sg_init_marker(struct scatterlist *sgl, unsigned int nents)
 	sg_mark_end(&sgl[nents - 1]);
 }
 
-/* Entries up to the end marker (chain links not counted). */
+/**
+ * sg_nents() - entries of a scatterlist
+ * @sg: the list
+ *
+ * Context: any context.
+ * Return: the entries up to the end marker (chain links not counted).
+ */
 int sg_nents(struct scatterlist *sg);
-/* Entries needed to cover @len bytes; 0 for @len 0, -EINVAL if the list
- * holds fewer bytes. */
+/**
+ * sg_nents_for_len() - entries needed to cover a length
+ * @sg: the list
+ * @len: the bytes
+ *
+ * Context: any context.
+ * Return: the count; 0 for @len 0; -EINVAL if the list holds fewer bytes.
+ */
 int sg_nents_for_len(struct scatterlist *sg, u64 len);
-/* The entry after @sg, following a chain link; NULL after the last. */
+/**
+ * sg_next() - the next entry of a scatterlist
+ * @sg: the entry
+ *
+ * Follows a chain link.
+ *
+ * Context: any context.
+ * Return: the entry after @sg; NULL after the last.
+ */
 struct scatterlist *sg_next(struct scatterlist *sg);
-/* The last of the first @nents entries. */
+/**
+ * sg_last() - the last of a scatterlist's first entries
+ * @s: the list
+ * @nents: how many entries count
+ *
+ * Context: any context.
+ * Return: the last of the first @nents entries.
+ */
 struct scatterlist *sg_last(struct scatterlist *s, unsigned int nents);
-/* Zero @nents entries and mark the last one as the end. */
+/**
+ * sg_init_table() - initialise a scatterlist array
+ * @sgl: the array
+ * @nents: its entries: zeroed, the last marked as the end
+ *
+ * Context: any context.
+ */
 void sg_init_table(struct scatterlist *sgl, unsigned int nents);
-/* A one-entry list for @buflen bytes at @buf (arena memory). */
+/**
+ * sg_init_one() - a one-entry scatterlist for a buffer
+ * @sg: the entry
+ * @buf: the buffer (arena memory)
+ * @buflen: its length
+ *
+ * Context: any context.
+ */
 void sg_init_one(struct scatterlist *sg, const void *buf, unsigned int buflen);
 
 /* The largest table held in one page, as the kernel's chunk size. */
 #define SG_MAX_SINGLE_ALLOC	(PAGE_SIZE / sizeof(struct scatterlist))
 
-/* A zeroed table of @nents entries, the last one marked as the end.
- * 0, -EINVAL for @nents 0, -ENOMEM. Process or softirq context (@gfp). */
+/**
+ * sg_alloc_table() - allocate a scatterlist table
+ * @table: filled in: a zeroed list of @nents entries, the last marked as the end
+ * @nents: the entries
+ * @gfp_mask: allocation flags
+ *
+ * Context: process context, or softirq with GFP_ATOMIC.
+ * Return: 0; -EINVAL for @nents 0; -ENOMEM.
+ */
 int sg_alloc_table(struct sg_table *table, unsigned int nents, gfp_t gfp_mask);
-/* Free what sg_alloc_table() (or a _from_pages variant) allocated and zero
- * @table; not the pages. A zeroed or already freed table is fine. */
+/**
+ * sg_free_table() - free a scatterlist table
+ * @table: what sg_alloc_table() (or a _from_pages variant) allocated;
+ *	zeroed after. A zeroed or already freed table is fine.
+ *
+ * The pages are not freed.
+ *
+ * Context: any context.
+ */
 void sg_free_table(struct sg_table *table);
 
-/*
- * A table for @size bytes starting @offset into the first of @n_pages
- * pages: runs of physically consecutive pages become one entry of at most
- * @max_segment bytes (rounded down to pages). 0, -EINVAL (@max_segment
- * below a page, no pages, or @offset + @size beyond them), -ENOMEM.
+/**
+ * sg_alloc_table_from_pages_segment() - a scatterlist table for an array of pages
+ * @sgt: filled in
+ * @pages: the pages
+ * @n_pages: how many
+ * @offset: where the data starts in the first page
+ * @size: the bytes of data
+ * @max_segment: the largest entry, rounded down to pages
+ * @gfp_mask: allocation flags
+ *
+ * Runs of physically consecutive pages become one entry.
+ *
+ * Context: process context, or softirq with GFP_ATOMIC.
+ * Return: 0; -EINVAL (@max_segment below a page, no pages, or @offset +
+ * @size beyond them); -ENOMEM.
  */
 int sg_alloc_table_from_pages_segment(struct sg_table *sgt, struct page **pages,
 				      unsigned int n_pages, unsigned int offset,
@@ -244,17 +308,80 @@ static inline int sg_alloc_table_from_pages(struct sg_table *sgt,
  * the first @skip bytes of the list. The bytes copied: at most @buflen,
  * fewer if the list ends first.
  */
+/**
+ * sg_copy_buffer() - copy between a scatterlist and a buffer
+ * @sgl: the list
+ * @nents: its entries
+ * @buf: the buffer
+ * @buflen: its length
+ * @skip: bytes of the list skipped first
+ * @to_buffer: true: from the list to @buf; false: the other way
+ *
+ * Context: any context.
+ * Return: the bytes copied.
+ */
 size_t sg_copy_buffer(struct scatterlist *sgl, unsigned int nents, void *buf,
 		      size_t buflen, off_t skip, bool to_buffer);
+/**
+ * sg_copy_from_buffer() - copy a buffer into a scatterlist
+ * @sgl: the list
+ * @nents: its entries
+ * @buf: the buffer
+ * @buflen: its length
+ *
+ * Context: any context.
+ * Return: the bytes copied.
+ */
 size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 			   const void *buf, size_t buflen);
+/**
+ * sg_copy_to_buffer() - copy a scatterlist into a buffer
+ * @sgl: the list
+ * @nents: its entries
+ * @buf: the buffer
+ * @buflen: its length
+ *
+ * Context: any context.
+ * Return: the bytes copied.
+ */
 size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents,
 			 void *buf, size_t buflen);
+/**
+ * sg_pcopy_from_buffer() - copy a buffer into a scatterlist at an offset
+ * @sgl: the list
+ * @nents: its entries
+ * @buf: the buffer
+ * @buflen: its length
+ * @skip: bytes of the list skipped first
+ *
+ * Context: any context.
+ * Return: the bytes copied.
+ */
 size_t sg_pcopy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 			    const void *buf, size_t buflen, off_t skip);
+/**
+ * sg_pcopy_to_buffer() - copy a scatterlist from an offset into a buffer
+ * @sgl: the list
+ * @nents: its entries
+ * @buf: the buffer
+ * @buflen: its length
+ * @skip: bytes of the list skipped first
+ *
+ * Context: any context.
+ * Return: the bytes copied.
+ */
 size_t sg_pcopy_to_buffer(struct scatterlist *sgl, unsigned int nents,
 			  void *buf, size_t buflen, off_t skip);
-/* Zero @buflen bytes of the list after @skip; the bytes zeroed. */
+/**
+ * sg_zero_buffer() - zero part of a scatterlist's data
+ * @sgl: the list
+ * @nents: its entries
+ * @buflen: the bytes to zero
+ * @skip: bytes of the list skipped first
+ *
+ * Context: any context.
+ * Return: the bytes zeroed.
+ */
 size_t sg_zero_buffer(struct scatterlist *sgl, unsigned int nents,
 		      size_t buflen, off_t skip);
 

@@ -75,7 +75,12 @@ struct task_struct {
 	char comm[TASK_COMM_LEN];	/* thread name, NUL-terminated */
 };
 
-/* The calling thread's task (never NULL). Any context. */
+/**
+ * get_current() - the calling thread's task (current)
+ *
+ * Context: any context.
+ * Return: the task, never NULL.
+ */
 struct task_struct *get_current(void);
 #define current			get_current()
 
@@ -89,41 +94,88 @@ struct task_struct *get_current(void);
 #define __set_current_state(state_value)				\
 	__atomic_store_n(&current->__state, (state_value), __ATOMIC_RELAXED)
 
-/*
- * Give up the CPU. If the task's state is not TASK_RUNNING, sleep until
- * wake_up_process() (or, in a kthread, kthread_stop()); then the state is
- * TASK_RUNNING again. In TASK_RUNNING this only yields. Process context.
+/**
+ * schedule() - give up the CPU
+ *
+ * If the task's state is not TASK_RUNNING, sleep until wake_up_process()
+ * (or, in a kthread, kthread_stop()); then the state is TASK_RUNNING
+ * again. In TASK_RUNNING this only yields.
+ *
+ * Context: process context.
  */
 void schedule(void);
 
-/*
- * As schedule(), sleeping at most @timeout jiffies. Returns 0 if the time
- * ran out, else the jiffies left (MAX_SCHEDULE_TIMEOUT: no limit, returns
- * it). A negative @timeout is an error: it is reported, the state set to
- * TASK_RUNNING, and 0 returned, as the kernel does. Process context.
+/**
+ * schedule_timeout() - schedule(), sleeping at most a timeout
+ * @timeout: jiffies; MAX_SCHEDULE_TIMEOUT: no limit
+ *
+ * A negative @timeout is an error: it is reported, the state set to
+ * TASK_RUNNING, and 0 returned, as the kernel does.
+ *
+ * Context: process context.
+ * Return: 0 if the time ran out, else the jiffies left
+ * (MAX_SCHEDULE_TIMEOUT for no limit).
  */
 long schedule_timeout(long timeout);
 /* schedule_timeout() after setting the state (interruptible, ...). */
+/**
+ * schedule_timeout_interruptible() - schedule_timeout() in TASK_INTERRUPTIBLE
+ * @timeout: jiffies
+ *
+ * Context: process context.
+ * Return: as schedule_timeout().
+ */
 long schedule_timeout_interruptible(long timeout);
+/**
+ * schedule_timeout_uninterruptible() - schedule_timeout() in TASK_UNINTERRUPTIBLE
+ * @timeout: jiffies
+ *
+ * Context: process context.
+ * Return: as schedule_timeout().
+ */
 long schedule_timeout_uninterruptible(long timeout);
+/**
+ * schedule_timeout_killable() - schedule_timeout() in TASK_KILLABLE
+ * @timeout: jiffies
+ *
+ * Context: process context.
+ * Return: as schedule_timeout().
+ */
 long schedule_timeout_killable(long timeout);
+/**
+ * schedule_timeout_idle() - schedule_timeout() in TASK_IDLE
+ * @timeout: jiffies
+ *
+ * Context: process context.
+ * Return: as schedule_timeout().
+ */
 long schedule_timeout_idle(long timeout);
 
-/* Make @p TASK_RUNNING and wake it (also a kthread not yet started).
- * Returns 1 if it was not running, 0 if it was. Any context. */
+/**
+ * wake_up_process() - make a task TASK_RUNNING and wake it
+ * @p: the task (also a kthread not yet started)
+ *
+ * Context: any context.
+ * Return: 1 if it was not running, 0 if it was.
+ */
 int wake_up_process(struct task_struct *p);
 
-/*
- * Restrict @p to the CPUs in @new_mask.
- *   @p == current: if its CPU is in the mask, nothing moves; otherwise the
- *     thread becomes the first CPU of the mask that no other thread owns
- *     (the per-CPU state of the old id is handed back as at unregister, and
- *     the thread is pinned to the host CPU of that number when it can be).
- *   @p a kthread not started yet: it will start on the first free CPU of
- *     the mask, as kthread_bind_mask().
- * Returns 0; -EINVAL for an empty mask, or when @p is another task that is
+/**
+ * set_cpus_allowed_ptr() - restrict a task to a set of CPUs
+ * @p: the task: current, or a kthread not started yet
+ * @new_mask: the CPUs
+ *
+ * For @p == current: if its CPU is in the mask, nothing moves; otherwise
+ * the thread becomes the first CPU of the mask that no other thread owns
+ * (the per-CPU state of the old id is handed back as at unregister, and
+ * the thread is pinned to the host CPU of that number when it can be).
+ * A kthread not started yet will start on the first free CPU of the
+ * mask, as kthread_bind_mask().
+ *
+ * Context: process context.
+ * Return: 0; -EINVAL for an empty mask, or when @p is another task that is
  * already running (pagepool cannot move another thread); -EBUSY if every
- * CPU of the mask is owned by other threads. Process context.
+ * CPU of the mask is owned by other threads.
  */
 int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask);
 

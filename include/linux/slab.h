@@ -14,8 +14,31 @@
 #include <linux/overflow.h>
 #include <linux/types.h>
 
+/**
+ * __pp_kmalloc() - the body of kmalloc() and friends
+ * @size: bytes wanted
+ * @flags: GFP flags (__GFP_ZERO zeroes)
+ *
+ * Context: any context.
+ * Return: the memory, or NULL (no memory, or PP_FAULT_KMALLOC fired).
+ */
 void *__pp_kmalloc(size_t size, gfp_t flags);
+/**
+ * kfree() - free memory of kmalloc()
+ * @objp: the memory; NULL is ignored
+ *
+ * Context: any context.
+ */
 void kfree(const void *objp);
+/**
+ * krealloc() - resize memory of kmalloc()
+ * @objp: the memory, or NULL (then it is kmalloc())
+ * @new_size: bytes wanted
+ * @flags: GFP flags
+ *
+ * Context: any context.
+ * Return: the memory (moved or not), or NULL with @objp left as it was.
+ */
 void *krealloc(const void *objp, size_t new_size, gfp_t flags);
 
 static inline void *kmalloc(size_t size, gfp_t flags)

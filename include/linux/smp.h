@@ -24,6 +24,14 @@
  * owned by one thread. == PP_CPU_SHARED. */
 #define __PP_CPU_SHARED	(NR_CPUS - 1)
 
+/**
+ * __pp_cpu_lazy_register() - smp_processor_id() of a thread without a CPU id
+ *
+ * Claims a free id, or runs the thread on the shared CPU (never an abort).
+ *
+ * Context: any context.
+ * Return: the CPU id; __PP_CPU_SHARED on the shared CPU.
+ */
 int __pp_cpu_lazy_register(void);
 
 static inline int smp_processor_id(void)

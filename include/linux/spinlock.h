@@ -25,6 +25,14 @@ typedef spinlock_t raw_spinlock_t;
 #define DEFINE_SPINLOCK(name)		spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
 #define DEFINE_RAW_SPINLOCK(name)	DEFINE_SPINLOCK(name)
 
+/**
+ * __pp_spin_lock_slow() - spin_lock() when the lock is taken
+ * @lock: the lock
+ *
+ * Spins, then yields, until the lock is free.
+ *
+ * Context: any context.
+ */
 void __pp_spin_lock_slow(spinlock_t *lock);
 
 static inline void spin_lock_init(spinlock_t *lock)

@@ -55,23 +55,90 @@ static inline struct delayed_work *to_delayed_work(struct work_struct *work)
 	return container_of(work, struct delayed_work, work);
 }
 
-/* Queue @work to run after @delay jiffies; false if it was already queued
- * (then its expiry is left alone, as in the kernel). */
+/**
+ * queue_delayed_work() - queue a work item to run after a delay
+ * @wq: the workqueue (system_wq, ...: all run on the library's worker thread)
+ * @dw: the item
+ * @delay: jiffies to wait
+ *
+ * Context: any context.
+ * Return: true if queued; false if it was already queued (then its expiry
+ * is left alone, as in the kernel).
+ */
 bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
 			unsigned long delay);
-/* As queue_delayed_work(), but a queued item gets the new expiry. */
+/**
+ * mod_delayed_work() - queue a work item, or change the expiry of a queued one
+ * @wq: the workqueue
+ * @dw: the item
+ * @delay: jiffies to wait from now
+ *
+ * Context: any context.
+ * Return: false if it was idle and is now queued, true if a queued item got
+ * the new expiry.
+ */
 bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
 		      unsigned long delay);
+/**
+ * queue_work() - queue a work item to run as soon as the worker can
+ * @wq: the workqueue
+ * @work: the item
+ *
+ * Context: any context.
+ * Return: true if queued; false if it was already queued.
+ */
 bool queue_work(struct workqueue_struct *wq, struct work_struct *work);
-/* Dequeue if queued; returns whether it was. Does not wait. */
+/**
+ * cancel_delayed_work() - dequeue a delayed work item
+ * @dw: the item
+ *
+ * Does not wait for a running instance.
+ *
+ * Context: any context.
+ * Return: whether it was queued.
+ */
 bool cancel_delayed_work(struct delayed_work *dw);
-/* Dequeue and wait for a running instance to finish. */
+/**
+ * cancel_delayed_work_sync() - dequeue a delayed work item and wait for it
+ * @dw: the item
+ *
+ * Waits for a running instance to finish.
+ *
+ * Context: process context, not from the item itself.
+ * Return: whether it was queued.
+ */
 bool cancel_delayed_work_sync(struct delayed_work *dw);
+/**
+ * cancel_work_sync() - dequeue a work item and wait for it
+ * @work: the item
+ *
+ * Context: process context, not from the item itself.
+ * Return: whether it was queued.
+ */
 bool cancel_work_sync(struct work_struct *work);
-/* Run a queued item now (or wait for the running one); returns whether it
- * waited for anything. */
+/**
+ * flush_work() - run a queued work item now, or wait for the running one
+ * @work: the item
+ *
+ * Context: process context, not from the item itself.
+ * Return: whether it waited for anything.
+ */
 bool flush_work(struct work_struct *work);
+/**
+ * flush_delayed_work() - run a queued delayed work item now, whatever its expiry
+ * @dw: the item
+ *
+ * Context: process context, not from the item itself.
+ * Return: whether it waited for anything.
+ */
 bool flush_delayed_work(struct delayed_work *dw);
+/**
+ * work_pending() - whether a work item is queued
+ * @work: the item
+ *
+ * Context: any context.
+ * Return: true if it is queued and has not started.
+ */
 bool work_pending(const struct work_struct *work);
 #define delayed_work_pending(dw)	work_pending(&(dw)->work)
 

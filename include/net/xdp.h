@@ -259,15 +259,21 @@ static __always_inline unsigned int xdp_get_buff_len(const struct xdp_buff *xdp)
 	return len + xdp_get_shared_info_from_buff(xdp)->xdp_frags_size;
 }
 
-/*
- * Give back one fragment's reference (the memory model of @xdp->rxq);
- * what __xdp_buff_add_frag() does with a fragment it merged into the
- * previous one. Context: the NAPI poll that received @xdp.
+/**
+ * xdp_return_frag() - give back one fragment's reference
+ * @netmem: the fragment's memory
+ * @xdp: the buffer whose memory model (@xdp->rxq) the fragment is of
+ *
+ * What __xdp_buff_add_frag() does with a fragment it merged into the
+ * previous one.
+ *
+ * Context: the NAPI poll that received @xdp.
  */
 void xdp_return_frag(netmem_ref netmem, const struct xdp_buff *xdp);
 
 /**
- * __xdp_buff_add_frag() - append a fragment to @xdp.
+ * __xdp_buff_add_frag() - append a fragment to @xdp
+ * @xdp:	the buffer
  * @netmem:	memory holding the fragment (the caller's reference passes
  *		to the buffer)
  * @offset:	where the fragment starts in @netmem
@@ -279,9 +285,12 @@ void xdp_return_frag(netmem_ref netmem, const struct xdp_buff *xdp);
  *
  * The first fragment sets XDP_FLAGS_HAS_FRAGS and initialises the
  * skb_shared_info. Does not touch the pfmemalloc / unreadable flags
- * (xdp_buff_add_frag() does). Returns true, or false when the buffer
- * already has MAX_SKB_FRAGS fragments and @netmem could not be merged
- * (the caller keeps its reference). Context: the RX NAPI poll.
+ * (xdp_buff_add_frag() does).
+ *
+ * Context: the RX NAPI poll.
+ * Return: true, or false when the buffer already has MAX_SKB_FRAGS
+ * fragments and @netmem could not be merged (the caller keeps its
+ * reference).
  */
 static inline bool __xdp_buff_add_frag(struct xdp_buff *xdp, netmem_ref netmem,
 				       u32 offset, u32 size, u32 truesize,
@@ -419,21 +428,32 @@ static inline void xdp_scrub_frame(struct xdp_frame *frame)
 }
 
 /* Out of line so the fast path carries no WARN body. */
+/**
+ * xdp_warn() - the body of XDP_WARN()
+ * @msg: the message
+ * @func: the calling function
+ * @line: the calling line
+ *
+ * Context: any context.
+ */
 void xdp_warn(const char *msg, const char *func, const int line);
 #define XDP_WARN(msg)	xdp_warn(msg, __func__, __LINE__)
 
-/*
- * Copy @xdpf into memory of its own: a new page (dev_alloc_page(),
- * MEM_TYPE_PAGE_ORDER0, frame_sz PAGE_SIZE) holding the frame, its
- * headroom (metadata included) and its data; each fragment of a
- * multi-buffer frame is copied into a page of its own, listed in the new
- * page's skb_shared_info (the kernel's version copies only the linear part
- * and keeps the frags flag). Flags are kept. The original is untouched and
- * still the caller's. Returns the clone (give it back with any
- * xdp_return_frame*() call), or NULL when the linear part does not fit a
- * page with skb_shared_info's tailroom (SKB_WITH_OVERHEAD(PAGE_SIZE)), a
- * fragment is longer than a page or is a net_iov (not readable), or a
- * page cannot be allocated. Any context.
+/**
+ * xdpf_clone() - copy a frame into memory of its own
+ * @xdpf: the frame; untouched and still the caller's
+ *
+ * A new page (dev_alloc_page(), MEM_TYPE_PAGE_ORDER0, frame_sz PAGE_SIZE)
+ * holds the frame, its headroom (metadata included) and its data; each
+ * fragment of a multi-buffer frame is copied into a page of its own,
+ * listed in the new page's skb_shared_info (the kernel's version copies
+ * only the linear part and keeps the frags flag). Flags are kept.
+ *
+ * Context: any context.
+ * Return: the clone (give it back with any xdp_return_frame*() call), or
+ * NULL when the linear part does not fit a page with skb_shared_info's
+ * tailroom (SKB_WITH_OVERHEAD(PAGE_SIZE)), a fragment is longer than a
+ * page or is a net_iov (not readable), or a page cannot be allocated.
  */
 struct xdp_frame *xdpf_clone(struct xdp_frame *xdpf);
 
@@ -478,12 +498,16 @@ static inline int xdp_update_frame_from_buff(const struct xdp_buff *xdp,
 }
 
 /**
- * xdp_convert_buff_to_frame() - turn @xdp into a frame stored at the start
- * of its headroom (data_hard_start), fragments and flags kept. NULL when
- * it does not fit (see xdp_update_frame_from_buff()) or for
- * MEM_TYPE_XSK_BUFF_POOL, whose zero-copy clone needs an AF_XDP buffer
- * pool this library does not have.
+ * xdp_convert_buff_to_frame() - turn an xdp_buff into an xdp_frame
+ * @xdp: the buffer
+ *
+ * The frame is stored at the start of the buffer's headroom
+ * (data_hard_start), fragments and flags kept.
+ *
  * Context: the RX NAPI poll (the rxq is read).
+ * Return: the frame; NULL when it does not fit (see
+ * xdp_update_frame_from_buff()) or for MEM_TYPE_XSK_BUFF_POOL, whose
+ * zero-copy clone needs an AF_XDP buffer pool this library does not have.
  */
 static inline struct xdp_frame *xdp_convert_buff_to_frame(struct xdp_buff *xdp)
 {
@@ -565,13 +589,44 @@ static inline void xdp_clear_return_frame_no_direct(void)
  *     direct generation cannot tell a stale frame whose page a pool has
  *     allocated again from a live one; it trusts the page, as the kernel.
  */
+/**
+ * __xdp_return() - give back one netmem of an XDP memory type
+ * @netmem: the netmem (any page of a compound one)
+ * @mem_type: its memory type
+ * @napi_direct: the caller is the pool's NAPI poll (ignored under the
+ *	no-direct flag)
+ * @xdp: the buffer, which the kernel needs for MEM_TYPE_XSK_BUFF_POOL only
+ *	(not supported here: WARN, memory left alone)
+ *
+ * In the newest generation whatever the return mode (see above).
+ *
+ * Context: any context; @napi_direct only in the pool's NAPI poll.
+ */
 void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direct,
 		  struct xdp_buff *xdp);
-/* Any context. */
+/**
+ * xdp_return_frame() - give back a frame's memory
+ * @xdpf: the frame
+ *
+ * Fragments first, then the head, each to the pool that owns it (see
+ * above).
+ *
+ * Context: any context.
+ */
 void xdp_return_frame(struct xdp_frame *xdpf);
-/* Only from the NAPI poll that owns the frame's pool. */
+/**
+ * xdp_return_frame_rx_napi() - give back a frame's memory, recycling directly
+ * @xdpf: the frame
+ *
+ * Context: only the NAPI poll that owns the frame's pool.
+ */
 void xdp_return_frame_rx_napi(struct xdp_frame *xdpf);
-/* Only from the NAPI poll that received @xdp (XDP_DROP, failed XDP_TX). */
+/**
+ * xdp_return_buff() - give back a buffer's memory (XDP_DROP, failed XDP_TX)
+ * @xdp: the buffer
+ *
+ * Context: only the NAPI poll that received @xdp.
+ */
 void xdp_return_buff(struct xdp_buff *xdp);
 
 /*
@@ -613,7 +668,24 @@ static __always_inline void xdp_frame_bulk_init(struct xdp_frame_bulk *bq)
  * read past it. xdp_flush_frame_bulk() checks the same only with
  * CONFIG_DEBUG_NET (it is inline in the caller's code, once per bulk).
  */
+/**
+ * xdp_return_frame_bulk() - queue a frame's memory for a bulk return
+ * @xdpf: the frame
+ * @bq: the bulk (xdp_frame_bulk_init()); flushed when full, and by
+ *	xdp_flush_frame_bulk()
+ *
+ * Context: any context; in the lookup generation, inside one RCU read-side
+ * section with the flush.
+ */
 void xdp_return_frame_bulk(struct xdp_frame *xdpf, struct xdp_frame_bulk *bq);
+/**
+ * __xdp_flush_frame_bulk_bad_count() - report a bulk with a bad count
+ * @bq: the bulk; reset to empty, its contents left alone
+ *
+ * What xdp_flush_frame_bulk() calls under CONFIG_DEBUG_NET (a WARN).
+ *
+ * Context: any context.
+ */
 void __xdp_flush_frame_bulk_bad_count(struct xdp_frame_bulk *bq);
 
 static inline void xdp_flush_frame_bulk(struct xdp_frame_bulk *bq)
@@ -635,6 +707,20 @@ static inline void xdp_flush_frame_bulk(struct xdp_frame_bulk *bq)
  * without a net_device; -EINVAL (WARN) for a queue marked unused. A queue
  * still registered is unregistered first (WARN). Process context.
  */
+/**
+ * __xdp_rxq_info_reg() - register an RX queue's XDP info
+ * @xdp_rxq: the queue's info
+ * @dev: its net_device
+ * @queue_index: the queue
+ * @napi_id: its NAPI's id
+ * @frag_size: the size of its fragments (0: none)
+ *
+ * A queue still registered is unregistered first (WARN).
+ *
+ * Context: process context.
+ * Return: 0; -ENODEV (and a WARN) without a net_device; -EINVAL (WARN) for
+ * a queue marked unused.
+ */
 int __xdp_rxq_info_reg(struct xdp_rxq_info *xdp_rxq, struct net_device *dev,
 		       u32 queue_index, unsigned int napi_id, u32 frag_size);
 
@@ -644,10 +730,31 @@ static inline int xdp_rxq_info_reg(struct xdp_rxq_info *xdp_rxq, struct net_devi
 	return __xdp_rxq_info_reg(xdp_rxq, dev, queue_index, napi_id, 0);
 }
 
-/* Also unregisters the memory model. An unused queue is ignored. */
+/**
+ * xdp_rxq_info_unreg() - unregister an RX queue's XDP info
+ * @xdp_rxq: the queue's info
+ *
+ * Also unregisters the memory model. An unused queue is ignored.
+ *
+ * Context: process context.
+ */
 void xdp_rxq_info_unreg(struct xdp_rxq_info *xdp_rxq);
-/* The driver promises never to register this queue. */
+/**
+ * xdp_rxq_info_unused() - mark an RX queue's XDP info as never registered
+ * @xdp_rxq: the queue's info
+ *
+ * The driver promises never to register this queue.
+ *
+ * Context: process context.
+ */
 void xdp_rxq_info_unused(struct xdp_rxq_info *xdp_rxq);
+/**
+ * xdp_rxq_info_is_reg() - whether an RX queue's XDP info is registered
+ * @xdp_rxq: the queue's info
+ *
+ * Context: any context.
+ * Return: true if it is.
+ */
 bool xdp_rxq_info_is_reg(struct xdp_rxq_info *xdp_rxq);
 
 /*
@@ -677,14 +784,43 @@ bool xdp_rxq_info_is_reg(struct xdp_rxq_info *xdp_rxq);
  * registration into the same @mem: the caller's to avoid.
  * Process context; may sleep.
  */
+/**
+ * xdp_rxq_info_reg_mem_model() - register a queue's memory model
+ * @xdp_rxq: the registered queue's info
+ * @type: the memory type
+ * @allocator: the allocator (the page_pool for MEM_TYPE_PAGE_POOL), or NULL
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -errno, as listed above.
+ */
 int xdp_rxq_info_reg_mem_model(struct xdp_rxq_info *xdp_rxq,
 			       enum xdp_mem_type type, void *allocator);
-/* WARNs (and does nothing) if the queue is not registered; a second call
- * finds no model (id 0) and does nothing. */
+/**
+ * xdp_rxq_info_unreg_mem_model() - unregister a queue's memory model
+ * @xdp_rxq: the queue's info
+ *
+ * WARNs (and does nothing) if the queue is not registered; a second call
+ * finds no model (id 0) and does nothing.
+ *
+ * Context: process context.
+ */
 void xdp_rxq_info_unreg_mem_model(struct xdp_rxq_info *xdp_rxq);
+/**
+ * xdp_reg_mem_model() - register a memory model without a queue
+ * @mem: filled in (not read: it may be uninitialised)
+ * @type: the memory type
+ * @allocator: the allocator, or NULL
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -errno, as xdp_rxq_info_reg_mem_model() but for the rxq
+ * variant's -EFAULT and -EBUSY.
+ */
 int xdp_reg_mem_model(struct xdp_mem_info *mem, enum xdp_mem_type type, void *allocator);
-/*
- * Resets @mem. A page_pool registration drops the pool's user reference
+/**
+ * xdp_unreg_mem_model() - unregister a memory model
+ * @mem: what xdp_reg_mem_model() filled in; reset
+ *
+ * A page_pool registration drops the pool's user reference
  * (page_pool_destroy()); the id goes when the pool is freed. Any other
  * allocator's id is removed now (the kernel keeps such ids for ever).
  * A second unregistration of one page_pool registration - through a copy
@@ -692,14 +828,36 @@ int xdp_reg_mem_model(struct xdp_mem_info *mem, enum xdp_mem_type type, void *al
  * from - WARNs and does nothing (the kernel would destroy the pool once
  * more, dropping a reference its driver holds); an id that names nothing
  * WARNs too.
+ *
+ * Context: process context.
  */
 void xdp_unreg_mem_model(struct xdp_mem_info *mem);
 
 /* The split API: register a pool once (xdp_reg_mem_model()'s returns),
  * attach it to several queues; unregister after detaching. Process
  * context. */
+/**
+ * xdp_reg_page_pool() - register a page_pool as a memory model once
+ * @pool: the pool
+ *
+ * Context: process context.
+ * Return: as xdp_reg_mem_model().
+ */
 int xdp_reg_page_pool(struct page_pool *pool);
+/**
+ * xdp_unreg_page_pool() - unregister a page_pool registered with xdp_reg_page_pool()
+ * @pool: the pool; detach it from its queues first
+ *
+ * Context: process context.
+ */
 void xdp_unreg_page_pool(const struct page_pool *pool);
+/**
+ * xdp_rxq_info_attach_page_pool() - attach a registered page_pool to a queue
+ * @xdp_rxq: the queue's info
+ * @pool: the pool (xdp_reg_page_pool())
+ *
+ * Context: process context.
+ */
 void xdp_rxq_info_attach_page_pool(struct xdp_rxq_info *xdp_rxq,
 				   const struct page_pool *pool);
 

@@ -28,11 +28,17 @@ struct page_pool;
 struct page_pool_stats;
 struct pp_memory_provider_params;
 
-/*
- * Deferred release after page_pool_destroy() with pages in flight: retry
- * every @retry_ms (the kernel's DEFER_TIME, 1000 ms) and warn "stalled pool
- * shutdown" every @warn_ms (DEFER_WARN_INTERVAL, 60 s) for pools user space
- * cannot see. 0 keeps a value. Applies to retries scheduled afterwards.
+/**
+ * pp_page_pool_set_defer_times() - timing of the deferred release after destroy
+ * @retry_ms: retry interval in ms (the kernel's DEFER_TIME, 1000 ms); 0 keeps it
+ * @warn_ms: "stalled pool shutdown" warning interval in ms (DEFER_WARN_INTERVAL,
+ *	60 s) for pools user space cannot see; 0 keeps it
+ *
+ * After page_pool_destroy() with pages in flight the pool retries its
+ * release every @retry_ms and warns every @warn_ms. Applies to retries
+ * scheduled afterwards.
+ *
+ * Context: any thread.
  */
 void pp_page_pool_set_defer_times(unsigned int retry_ms, unsigned int warn_ms);
 
@@ -88,28 +94,37 @@ enum pp_dma_tracking {
 	PP_DMA_TRACK_OFF,
 };
 
-/*
- * Ring design of pools created from now on (enum pp_ring_mode above):
- * PP_RING_LANES (default), PP_RING_PTR_RING (the kernel's), PP_RING_LLIST,
- * PP_RING_LLIST_BATCH or PP_RING_MAGAZINE. The environment variable
- * PAGEPOOL_RING=lanes|ptr_ring|llist|llist_batch|magazine sets the initial
- * default; naming a design the build does not have gets one warning and
- * the build's design. Returns the previous mode,
- * -EINVAL for a value that is no design, -EOPNOTSUPP for a design this
- * build does not have (meson -Dring, -Ddesigns=all).
+/**
+ * pp_page_pool_set_ring_mode() - ring design of pools created from now on
+ * @mode: an enum pp_ring_mode: PP_RING_LANES (the default), PP_RING_PTR_RING
+ *	(the kernel's), PP_RING_LLIST, PP_RING_LLIST_BATCH or PP_RING_MAGAZINE
+ *
+ * The environment variable PAGEPOOL_RING=lanes|ptr_ring|llist|llist_batch|magazine
+ * sets the initial default; naming a design the build does not have gets
+ * one warning and the build's design. Existing pools keep theirs.
+ *
+ * Context: any thread.
+ * Return: the previous mode; -EINVAL for a value that is no design,
+ * -EOPNOTSUPP for a design this build does not have (meson -Dring,
+ * -Ddesigns=all).
  */
 int pp_page_pool_set_ring_mode(int mode);
 
-/*
- * DMA tracking design of pools created from now on (enum pp_dma_tracking
- * above): PP_DMA_TRACK_INDEX (default, upstream's), PP_DMA_TRACK_ITEMS
- * (Yunsheng Lin's), PP_DMA_TRACK_OFF (no fix: pages returned after destroy
- * are unmapped through the device then, even if it unbound).
+/**
+ * pp_page_pool_set_dma_tracking() - DMA tracking design of pools created from now on
+ * @mode: an enum pp_dma_tracking: PP_DMA_TRACK_INDEX (the default, upstream's),
+ *	PP_DMA_TRACK_ITEMS (Yunsheng Lin's) or PP_DMA_TRACK_OFF (no fix: pages
+ *	returned after destroy are unmapped through the device then, even if
+ *	it unbound)
+ *
  * PAGEPOOL_DMA_TRACKING=index|items|off sets the initial default (a design
- * the build does not have: one warning, the build's design). Returns
- * the previous mode, -EINVAL for a value that is no design, -EOPNOTSUPP for
- * a design this build does not have (meson -Ddma_tracking, -Ddesigns=all;
- * PP_DMA_TRACK_OFF only there). Docs: docs/DMA_SAFETY.md.
+ * the build does not have: one warning, the build's design). The designs
+ * and their cost: docs/DMA_SAFETY.md.
+ *
+ * Context: any thread.
+ * Return: the previous mode; -EINVAL for a value that is no design,
+ * -EOPNOTSUPP for a design this build does not have (meson -Ddma_tracking,
+ * -Ddesigns=all; PP_DMA_TRACK_OFF only there).
  */
 int pp_page_pool_set_dma_tracking(int mode);
 
@@ -123,7 +138,14 @@ struct pp_page_pool_track_stats {
 	u64 item_full;			/* ITEMS: pages dropped for want of an item */
 	u64 item_blocks;
 };
-/* 0, or -EINVAL for a NULL pool or @st. */
+/**
+ * pp_page_pool_get_track_stats() - the DMA tracking state of a pool
+ * @pool: the pool
+ * @st: filled in (struct pp_page_pool_track_stats)
+ *
+ * Context: any thread.
+ * Return: 0, or -EINVAL for a NULL @pool or @st.
+ */
 int pp_page_pool_get_track_stats(const struct page_pool *pool,
 				 struct pp_page_pool_track_stats *st);
 
@@ -136,6 +158,20 @@ int pp_page_pool_get_track_stats(const struct page_pool *pool,
  * changes nothing. Returns the previous mask (the mask in effect).
  */
 #define PP_FIX_NAPI_LOCAL_RCU	0x1
+/**
+ * pp_page_pool_set_fixes() - switch the napi_local fix on or off
+ * @mask: PP_FIX_NAPI_LOCAL_RCU or 0
+ *
+ * The napi_local fix (docs/DMA_SAFETY.md): an RCU read-side section around
+ * the napi-local decision and the cache recycle, and a grace period in
+ * page_pool_destroy() after direct recycling is disabled, before the cache
+ * is emptied. On by default; switchable, to show the race, in an
+ * all-designs build (CONFIG_PAGEPOOL_FIX_SWITCHES); elsewhere the call
+ * changes nothing.
+ *
+ * Context: any thread, with no pool in use.
+ * Return: the previous mask (the mask in effect).
+ */
 unsigned int pp_page_pool_set_fixes(unsigned int mask);
 
 /*
@@ -159,6 +195,18 @@ enum pp_page_pool_hook {
 };
 typedef void (*pp_page_pool_hook_fn)(enum pp_page_pool_hook point, struct page_pool *pool,
 				     void *arg);
+/**
+ * pp_page_pool_set_test_hook() - install the test hook
+ * @fn: called with the point and the pool at each enum pp_page_pool_hook
+ *	point; NULL removes the hook
+ * @arg: passed to @fn
+ *
+ * For tests that stop a thread exactly at one of those points (built with
+ * meson -Dtest_hooks=true, the default).
+ *
+ * Context: any thread; @fn runs in the context of the code it interrupts.
+ * Return: 0, or -EOPNOTSUPP when built without hooks.
+ */
 int pp_page_pool_set_test_hook(pp_page_pool_hook_fn fn, void *arg);
 
 /* One pool as netlink's page-pool-get reports it. */
@@ -174,22 +222,57 @@ struct pp_page_pool_info {
 	u64 detach_time;	/* CLOCK_BOOTTIME seconds */
 };
 
-/* The pool's id; 0 (no pool's) for a NULL or ERR_PTR() pool. */
+/**
+ * pp_page_pool_id() - the id of a pool, as netlink reports it
+ * @pool: the pool
+ *
+ * Context: any context.
+ * Return: the pool's id; 0 (no pool's) for a NULL or ERR_PTR() @pool.
+ */
 u32 pp_page_pool_id(const struct page_pool *pool);
-/* 0, -ENOENT (no such pool), or -EINVAL for a NULL @info. */
+/**
+ * pp_page_pool_get_info() - one pool as netlink's page-pool-get reports it
+ * @id: the pool's id (pp_page_pool_id())
+ * @info: filled in
+ *
+ * Pools without a netdev are found too (the kernel hides them).
+ *
+ * Context: any thread.
+ * Return: 0, -ENOENT for no such pool, or -EINVAL for a NULL @info.
+ */
 int pp_page_pool_get_info(u32 id, struct pp_page_pool_info *info);
-/* page-pool-stats-get: accumulates into @stats. 0, -ENOENT, or -EINVAL
- * for a NULL @stats. */
+/**
+ * pp_page_pool_get_stats_by_id() - netlink's page-pool-stats-get for one pool
+ * @id: the pool's id
+ * @stats: the counters are added to it (as page_pool_get_stats() does)
+ *
+ * Context: any thread.
+ * Return: 0, -ENOENT for no such pool, or -EINVAL for a NULL @stats.
+ */
 int pp_page_pool_get_stats_by_id(u32 id, struct page_pool_stats *stats);
-/* Call @cb for each live pool (including destroyed ones still waiting for
- * pages), in id order; stops at a non-zero return and returns it; 0 after
- * the last pool; -EINVAL for a NULL @cb. Runs under the registry lock: @cb
- * must not create or destroy pools. */
+/**
+ * pp_page_pool_for_each() - call a function for each live pool
+ * @cb: called with each pool's info, in id order; a non-zero return stops
+ *	the walk
+ * @arg: passed to @cb
+ *
+ * Destroyed pools still waiting for their pages are included.
+ *
+ * Context: any thread; @cb runs under the registry lock and must not
+ * create or destroy pools.
+ * Return: the non-zero value @cb returned, 0 after the last pool, or
+ * -EINVAL for a NULL @cb.
+ */
 int pp_page_pool_for_each(int (*cb)(const struct pp_page_pool_info *info, void *arg),
 			  void *arg);
-/* The page-pool-get + page-pool-stats-get dumps as one JSON array, flushed.
- * 0; -EINVAL for a NULL @out; -EIO if the stream's error indicator is set
- * afterwards (a failed write, or one before the call). */
+/**
+ * pp_page_pool_dump_json() - the page-pool-get and page-pool-stats-get dumps as JSON
+ * @out: the stream written to (one JSON array, then flushed)
+ *
+ * Context: any thread.
+ * Return: 0; -EINVAL for a NULL @out; -EIO if the stream's error indicator
+ * is set afterwards (a failed write, or one before the call).
+ */
 int pp_page_pool_dump_json(FILE *out);
 
 /*
@@ -209,18 +292,36 @@ struct pp_page_pool_holder {
 	u64 pages;			/* inflight pages of the pool in this group */
 	u64 held_ns;			/* the oldest page of the group: time since its take */
 };
-/* Groups the pool's inflight pages by (take_ip, handoff_ip, cpu); cb per group; a non-zero
- * return stops the walk and is returned. -EOPNOTSUPP without CONFIG_PAGEPOOL_HOLDERS,
- * -ENOENT for no such id (a destroyed pool with pages inflight is still listed).
- * Groups come biggest first (pages, then the oldest). -EINVAL for a NULL @cb, -ENOMEM.
- * The walk is a racy snapshot: a page taken or put meanwhile may be counted or not.
- * @cb runs with no lock held. */
+/**
+ * pp_page_pool_for_each_holder() - a pool's inflight pages by who holds them
+ * @id: the pool's id (pp_page_pool_id())
+ * @cb: called for each group of pages with the same (take_ip, handoff_ip,
+ *	cpu), biggest first (pages, then the oldest); a non-zero return stops
+ *	the walk
+ * @arg: passed to @cb
+ *
+ * A destroyed pool with pages inflight is still listed. The walk is a racy
+ * snapshot: a page taken or put meanwhile may be counted or not.
+ *
+ * Context: any thread; @cb runs with no lock held.
+ * Return: the non-zero value @cb returned, 0 after the last group;
+ * -EOPNOTSUPP without CONFIG_PAGEPOOL_HOLDERS, -ENOENT for no such id,
+ * -EINVAL for a NULL @cb, -ENOMEM.
+ */
 int pp_page_pool_for_each_holder(u32 id, int (*cb)(const struct pp_page_pool_holder *h, void *arg),
 				 void *arg);
-/* A hand-on of @netmem (its holder gives it to another context without a
- * put): records the caller as the netmem's handoff site when holder
- * tracking is built in, else does nothing. The XDP frame conversion of
- * <net/xdp.h> calls it in that build. */
+/**
+ * pp_page_pool_note_handoff() - record the caller as a netmem's hand-on site
+ * @netmem: a page_pool netmem its holder gives to another context without
+ *	a put
+ *
+ * With holder tracking built in (CONFIG_PAGEPOOL_HOLDERS) the caller's
+ * return address becomes the netmem's handoff_ip; otherwise nothing. The
+ * XDP frame conversion of <net/xdp.h> calls it in that build. A netmem
+ * that is no pool's is ignored.
+ *
+ * Context: the netmem's holder.
+ */
 void pp_page_pool_note_handoff(netmem_ref netmem);
 
 /* Bad puts seen since start-up (each was also a WARN). */
@@ -237,7 +338,13 @@ struct pp_page_pool_misuse {
 	 * <net/page_pool/helpers.h>, "Home state"). */
 	unsigned long double_put;
 };
-/* 0, or -EINVAL for a NULL @m. */
+/**
+ * pp_page_pool_get_misuse() - the bad puts seen since start-up
+ * @m: filled in (struct pp_page_pool_misuse; each was also a WARN)
+ *
+ * Context: any thread.
+ * Return: 0, or -EINVAL for a NULL @m.
+ */
 int pp_page_pool_get_misuse(struct pp_page_pool_misuse *m);
 
 /*
@@ -247,19 +354,56 @@ int pp_page_pool_get_misuse(struct pp_page_pool_misuse *m);
  * ERR_PTR(-EINVAL / -ENOMEM / -EIO).
  */
 struct pp_region_provider;
+/**
+ * pp_region_provider_create() - a memory provider over one preallocated region
+ * @dev: the device the region is DMA-mapped on (once, here)
+ * @nr_niovs: number of net_iov buffers, PAGE_SIZE each
+ *
+ * The provider the tests and examples bind to an RX queue with
+ * net_mp_open_rxq() (see pp_region_provider_params()).
+ *
+ * Context: process context (allocates).
+ * Return: the provider, or ERR_PTR(-EINVAL), ERR_PTR(-ENOMEM) or
+ * ERR_PTR(-EIO) (the mapping failed).
+ */
 struct pp_region_provider *pp_region_provider_create(struct device *dev,
 						     unsigned int nr_niovs);
-/* Fill in @p to bind @rp to an RX queue. 0, or -EINVAL for a NULL @rp or
- * @p. */
+/**
+ * pp_region_provider_params() - memory provider parameters that name a region provider
+ * @rp: the provider
+ * @p: filled in, to bind @rp to an RX queue (net_mp_open_rxq())
+ *
+ * Context: any thread.
+ * Return: 0, or -EINVAL for a NULL @rp or @p.
+ */
 int pp_region_provider_params(struct pp_region_provider *rp,
 			      struct pp_memory_provider_params *p);
-/* Buffers currently free in the provider (not in any pool); 0 for NULL. */
+/**
+ * pp_region_provider_free() - buffers currently free in a region provider
+ * @rp: the provider
+ *
+ * Context: any thread.
+ * Return: the number of buffers in no pool; 0 for a NULL @rp.
+ */
 unsigned int pp_region_provider_free(const struct pp_region_provider *rp);
-/* CPU address of a net_iov of this provider (the region is host memory);
- * NULL for a netmem that is not one of its buffers, or a NULL @rp. */
+/**
+ * pp_region_provider_addr() - CPU address of one of a region provider's buffers
+ * @rp: the provider
+ * @netmem: a net_iov of @rp
+ *
+ * Context: any context.
+ * Return: the address (the region is host memory); NULL for a netmem that
+ * is not one of @rp's buffers, or a NULL @rp.
+ */
 void *pp_region_provider_addr(const struct pp_region_provider *rp, netmem_ref netmem);
-/* 0; -EBUSY while buffers are out or a pool still uses it; -EINVAL for
- * NULL. */
+/**
+ * pp_region_provider_destroy() - unmap and free a region provider
+ * @rp: the provider
+ *
+ * Context: process context.
+ * Return: 0; -EBUSY while buffers are out or a pool still uses it; -EINVAL
+ * for a NULL @rp.
+ */
 int pp_region_provider_destroy(struct pp_region_provider *rp);
 
 #ifdef __cplusplus

@@ -39,23 +39,49 @@ enum pp_dma_backend {
 #define PP_DMA_DEBUG		0x1	/* DMA-API debug checks on this device */
 #define PP_DMA_NONCOHERENT	0x2	/* syncs are required (and counted) */
 
-/* Create a device with a bound driver. ERR_PTR(-EINVAL) for a bad backend
- * or flag, ERR_PTR(-ENOMEM). @name is copied (NULL: "dmaN"). The caller
- * holds the creator's reference, which pp_device_destroy() drops. */
+/**
+ * pp_device_create() - create a simulated DMA device with a bound driver
+ * @name: the device's name, copied (NULL: "dmaN")
+ * @backend: PP_DMA_DIRECT or PP_DMA_IOMMU
+ * @flags: PP_DMA_DEBUG, PP_DMA_NONCOHERENT, or 0
+ *
+ * The caller holds the creator's reference, which pp_device_destroy()
+ * drops.
+ *
+ * Context: process context.
+ * Return: the device; ERR_PTR(-EINVAL) for a bad backend or flag,
+ * ERR_PTR(-ENOMEM).
+ */
 struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 				unsigned int flags);
 
-/* device_release_driver() is in <linux/device.h>. Bind a driver again: the
- * IOMMU gets a fresh domain. 0; -EBUSY if bound; -EINVAL for NULL or a
- * device pagepool did not create; -ENODEV after pp_device_destroy(); or
- * -ENOMEM (the IOMMU's domain could not be allocated). */
+/**
+ * pp_device_bind() - bind a driver to a device again
+ * @dev: a device of pp_device_create() whose driver was released
+ *	(device_release_driver(), <linux/device.h>)
+ *
+ * The IOMMU gets a fresh domain.
+ *
+ * Context: process context.
+ * Return: 0; -EBUSY if bound; -EINVAL for NULL or a device pagepool did not
+ * create; -ENODEV after pp_device_destroy(); -ENOMEM (the IOMMU's domain
+ * could not be allocated).
+ */
 int pp_device_bind(struct device *dev);
-/* False for NULL or ERR_PTR(); true for a device pagepool did not create. */
+/**
+ * pp_device_is_bound() - whether a device has its driver bound
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: false for NULL or ERR_PTR(); true for a device pagepool did not
+ * create; else whether it is bound.
+ */
 bool pp_device_is_bound(const struct device *dev);
 
-/*
- * Unbind the driver if still bound, then drop the creator's reference.
- * NULL, an ERR_PTR() and a device pagepool did not create are ignored.
+/**
+ * pp_device_destroy() - unbind a device's driver and drop the creator's reference
+ * @dev: a device of pp_device_create(); NULL, an ERR_PTR() and a device
+ *	pagepool did not create are ignored
  *
  * Lifetime, as in the kernel (device_unregister() + put_device()): the
  * memory of the struct device goes with its last reference, never under
@@ -78,6 +104,8 @@ bool pp_device_is_bound(const struct device *dev);
  * After destroy the device cannot be bound again (pp_device_bind():
  * -ENODEV); a second destroy while a reference keeps the memory is a WARN
  * and does nothing. After the last reference the pointer is dead.
+ *
+ * Context: process context.
  */
 void pp_device_destroy(struct device *dev);
 
@@ -103,11 +131,36 @@ enum pp_dma_violation {
 	PP_DMA_V_NR,
 };
 
+/**
+ * pp_dma_violations() - DMA-API misuse seen on a device
+ * @dev: the device; NULL: on all devices, ever
+ *
+ * Every violation is also printed; PAGEPOOL_DMA_ABORT=1 in the environment
+ * makes the first one abort(), for debugging under gdb.
+ *
+ * Context: any context.
+ * Return: the number of violations of every kind (enum pp_dma_violation);
+ * 0 for an ERR_PTR() or a device pagepool did not create.
+ */
 unsigned long pp_dma_violations(const struct device *dev);
-/* 0 for a @kind out of range. */
+/**
+ * pp_dma_violation_count() - DMA-API misuse of one kind seen on a device
+ * @dev: the device; NULL: on all devices, ever
+ * @kind: the kind (enum pp_dma_violation)
+ *
+ * Context: any context.
+ * Return: the count; 0 for a @kind out of range, an ERR_PTR() or a device
+ * pagepool did not create.
+ */
 unsigned long pp_dma_violation_count(const struct device *dev,
 				     enum pp_dma_violation kind);
-/* "unknown" for a @kind out of range. */
+/**
+ * pp_dma_violation_name() - the name of a kind of DMA-API misuse
+ * @kind: the kind (enum pp_dma_violation)
+ *
+ * Context: any context.
+ * Return: a static string; "unknown" for a @kind out of range.
+ */
 const char *pp_dma_violation_name(enum pp_dma_violation kind);
 
 /* Maps count every mapping the backend made: a page or resource map, a
@@ -118,8 +171,17 @@ struct pp_dma_stats {
 	unsigned long syncs_for_device, syncs_for_cpu;
 	unsigned long live_mappings;	/* maps - unmaps that succeeded */
 };
-/* 0; -EINVAL for a NULL @st, or a NULL or ERR_PTR() @dev (then *@st is
- * zeroed). A device pagepool did not create has all counts 0. */
+/**
+ * pp_dma_get_stats() - a device's mapping counters
+ * @dev: the device
+ * @st: filled in (struct pp_dma_stats)
+ *
+ * A device pagepool did not create has all counts 0.
+ *
+ * Context: any context.
+ * Return: 0; -EINVAL for a NULL @st, or a NULL or ERR_PTR() @dev (then *@st
+ * is zeroed).
+ */
 int pp_dma_get_stats(const struct device *dev, struct pp_dma_stats *st);
 
 /* Per-call trace hook, for tests that assert on exact sync ranges. */
@@ -132,16 +194,46 @@ enum pp_dma_op {
 typedef void (*pp_dma_trace_fn)(struct device *dev, enum pp_dma_op op,
 				dma_addr_t addr, size_t size,
 				enum dma_data_direction dir, void *arg);
-/* NULL @fn removes the hook; a NULL or ERR_PTR() @dev is ignored. pp_device_destroy()
- * removes it too (its @arg may not outlive the creator). */
+/**
+ * pp_dma_set_trace() - set a device's per-call trace hook
+ * @dev: the device; a NULL or ERR_PTR() @dev is ignored
+ * @fn: called at every map, unmap and sync; NULL removes the hook
+ * @arg: passed to @fn
+ *
+ * For tests that assert on exact sync ranges. pp_device_destroy() removes
+ * the hook too (its @arg may not outlive the creator).
+ *
+ * Context: any thread; @fn runs in the context of the DMA call.
+ */
 void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg);
 
-/* The device's side: copy to/from bus address @addr through the device's
- * translation. 0, or -EFAULT if the range is not mapped (or was unmapped),
- * -ENODEV after unbind (reported as use after unbind), -EINVAL for a NULL
- * @dev, or a NULL buffer with @len > 0. */
+/**
+ * pp_dma_device_write() - the device writes to memory it has mapped
+ * @dev: the device
+ * @addr: the bus address written
+ * @src: the data
+ * @len: its length
+ *
+ * The copy goes through the device's translation (the IOMMU's page table,
+ * or none).
+ *
+ * Context: any context.
+ * Return: 0; -EFAULT if the range is not mapped (or was unmapped); -ENODEV
+ * after unbind (reported as use after unbind); -EINVAL for a NULL @dev, or
+ * a NULL buffer with @len > 0.
+ */
 int pp_dma_device_write(struct device *dev, dma_addr_t addr, const void *src,
 			size_t len);
+/**
+ * pp_dma_device_read() - the device reads from memory it has mapped
+ * @dev: the device
+ * @addr: the bus address read
+ * @dst: where the data goes
+ * @len: its length
+ *
+ * Context: any context.
+ * Return: as pp_dma_device_write().
+ */
 int pp_dma_device_read(struct device *dev, dma_addr_t addr, void *dst,
 		       size_t len);
 

@@ -54,14 +54,25 @@ struct pp_mem_config {
 	int pcp_high;
 };
 
-/* Create the arena. Optional: the first allocation creates a default one.
- * Returns 0, -EBUSY if an arena exists, -EINVAL for a bad field, -ENOMEM
- * if the mapping fails (-ENOMEM also for HUGETLB without reserved pages). */
+/**
+ * pp_mem_init() - create the arena behind the page allocator
+ * @cfg: the configuration (struct pp_mem_config); NULL: the defaults
+ *
+ * Optional: the first allocation creates a default arena.
+ *
+ * Context: process context.
+ * Return: 0; -EBUSY if an arena exists; -EINVAL for a bad field; -ENOMEM if
+ * the mapping fails (also for PP_MEM_HUGETLB without reserved pages).
+ */
 int pp_mem_init(const struct pp_mem_config *cfg);
 
-/* Unmap the arena so another pp_mem_init() can run. -EBUSY (and nothing
- * changes) while any page is allocated or other threads own CPU ids with
- * non-empty per-CPU lists. */
+/**
+ * pp_mem_exit() - unmap the arena so another pp_mem_init() can run
+ *
+ * Context: process context.
+ * Return: 0; -EBUSY (and nothing changes) while any page is allocated or
+ * other threads own CPU ids with non-empty per-CPU lists.
+ */
 int pp_mem_exit(void);
 
 struct pp_mem_stats {
@@ -69,9 +80,16 @@ struct pp_mem_stats {
 	unsigned long free_pages;	/* in buddy and per-CPU lists */
 	unsigned long pp_pages;		/* pages marked as page_pool pages now */
 };
-/* Fill @st (all zero before the arena exists). 0, or -EINVAL for a NULL
- * @st. (Returned void before: callers that ignore the result keep
- * working, source and binary.) */
+/**
+ * pp_mem_get_stats() - the arena's page counts
+ * @st: filled in (all zero before the arena exists)
+ *
+ * Returned void before: callers that ignore the result keep working,
+ * source and binary.
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for a NULL @st.
+ */
 int pp_mem_get_stats(struct pp_mem_stats *st);
 
 /* Bad input seen by the allocator since start-up. Each one was reported
@@ -85,8 +103,15 @@ struct pp_mem_counters {
 	unsigned long alloc_failed;	/* allocations that returned nothing */
 	unsigned long reserved_pages;	/* pages taken out of circulation */
 };
-/* Fill @c. 0, or -EINVAL for a NULL @c (returned void before, as
- * pp_mem_get_stats()). */
+/**
+ * pp_mem_get_counters() - the allocator's bad-input counters
+ * @c: filled in (struct pp_mem_counters)
+ *
+ * Returned void before, as pp_mem_get_stats().
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for a NULL @c.
+ */
 int pp_mem_get_counters(struct pp_mem_counters *c);
 
 /* Call @fn for every page in the arena (heads and tails, free or not),
@@ -94,19 +119,49 @@ int pp_mem_get_counters(struct pp_mem_counters *c);
  * -EINVAL for a NULL @fn. Takes no locks: for quiescent checks and leak
  * hunting. */
 typedef int (*pp_page_walk_fn)(struct page *page, void *arg);
+/**
+ * pp_mem_walk() - call a function for every page in the arena
+ * @fn: called with each page (heads and tails, free or not), in address
+ *	order; a non-zero return stops the walk
+ * @arg: passed to @fn
+ *
+ * Takes no locks: for quiescent checks and leak hunting.
+ *
+ * Context: any thread, with the arena quiescent.
+ * Return: @fn's non-zero value, 0 after the last page, or -EINVAL for a
+ * NULL @fn.
+ */
 int pp_mem_walk(pp_page_walk_fn fn, void *arg);
 
-/* Free blocks of @order in node @nid's buddy lists (0 for a node or an
- * order out of range, or before the arena exists). */
+/**
+ * pp_mem_free_blocks() - free blocks of one order in a node's buddy lists
+ * @nid: the node
+ * @order: the order
+ *
+ * Context: any context.
+ * Return: the count; 0 for a node or an order out of range, or before the
+ * arena exists.
+ */
 unsigned long pp_mem_free_blocks(int nid, unsigned int order);
-/* Pages on logical CPU @cpu's per-CPU list for node @nid (0 for a CPU or
- * node out of range). */
+/**
+ * pp_mem_pcp_count() - pages on a CPU's per-CPU list for a node
+ * @cpu: the logical CPU
+ * @nid: the node
+ *
+ * Context: any context.
+ * Return: the count; 0 for a CPU or node out of range.
+ */
 unsigned long pp_mem_pcp_count(int cpu, int nid);
-/* Give the calling CPU's per-CPU pages back to the buddy lists. Not needed
- * for correctness: an allocation that would fail first drains every CPU's
- * lists (as the kernel's drain_all_pages()), the library's workqueue
- * thread drains its own when it goes idle, and a thread's lists are
- * drained when it gives its CPU id back (or exits). */
+/**
+ * pp_mem_drain_local() - give the calling CPU's per-CPU pages back to the buddy lists
+ *
+ * Not needed for correctness: an allocation that would fail first drains
+ * every CPU's lists (as the kernel's drain_all_pages()), the library's
+ * workqueue thread drains its own when it goes idle, and a thread's lists
+ * are drained when it gives its CPU id back (or exits).
+ *
+ * Context: process context.
+ */
 void pp_mem_drain_local(void);
 
 #ifdef __cplusplus

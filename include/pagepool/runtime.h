@@ -60,33 +60,58 @@ extern "C" {
 #define PP_NR_CPUS	CONFIG_NR_CPUS
 #define PP_CPU_SHARED	(PP_NR_CPUS - 1)
 
-/* Claim logical CPU @cpu for the calling thread (-1: lowest free id).
- * Returns the CPU id, -EBUSY if @cpu is owned by another thread (or the
- * caller is on the shared CPU inside a bottom-half-disabled region),
- * -EINVAL if out of range (PP_CPU_SHARED included: no thread owns it),
- * -EEXIST if this thread already owns a different CPU, -ENOSPC if every
- * id is taken (the library still works for the thread: it runs on the
- * shared CPU, see above). Registering the same id twice is a no-op.
- * Any thread. */
+/**
+ * pp_thread_register() - make the calling thread a logical CPU
+ * @cpu: the CPU id to claim, or -1 for the lowest free one
+ *
+ * Registering the same id twice is a no-op. A thread that uses the library
+ * without registering is registered lazily with a free id.
+ *
+ * Context: any thread.
+ * Return: the CPU id; -EBUSY if @cpu is owned by another thread (or the
+ * caller is on the shared CPU inside a bottom-half-disabled region);
+ * -EINVAL if out of range (PP_CPU_SHARED included: no thread owns it);
+ * -EEXIST if this thread already owns a different CPU; -ENOSPC if every id
+ * is taken (the library still works for the thread: it runs on the shared
+ * CPU, see above).
+ */
 int pp_thread_register(int cpu);
 
-/* Give the calling thread's CPU id back (or leave the shared CPU); drains
- * its per-CPU page lists. Runs automatically when a registered thread
- * exits. The softirqs still raised on the CPU run first, NAPI polls
- * included (as the kernel runs a dying CPU's); a NAPI that is still
- * scheduled after that is handed over to the next thread that takes a CPU
- * id, or polled by its napi_disable() (a WARN says so): napi_disable()
- * never waits for a CPU that went away. Must not be called with bottom
- * halves disabled: if it is (or the thread exits so), a WARN, and the
- * region is ended as by local_bh_enable() before the softirqs run. */
+/**
+ * pp_thread_unregister() - give the calling thread's CPU id back
+ *
+ * Leaves the shared CPU for a thread on it, and drains the CPU's per-CPU
+ * page lists. Runs automatically when a registered thread exits. The
+ * softirqs still raised on the CPU run first, NAPI polls included (as the
+ * kernel runs a dying CPU's); a NAPI that is still scheduled after that is
+ * handed over to the next thread that takes a CPU id, or polled by its
+ * napi_disable() (a WARN says so): napi_disable() never waits for a CPU
+ * that went away.
+ *
+ * Context: process context, bottom halves enabled. If they are not (or the
+ * thread exits so): a WARN, and the region is ended as by local_bh_enable()
+ * before the softirqs run.
+ */
 void pp_thread_unregister(void);
 
-/* Pin the calling thread to host CPU @host_cpu (sched_setaffinity).
- * Returns 0 or -errno. Independent of the logical CPU id. */
+/**
+ * pp_thread_pin() - pin the calling thread to a host CPU
+ * @host_cpu: the host CPU (sched_setaffinity()); independent of the
+ *	logical CPU id
+ *
+ * Context: any thread.
+ * Return: 0 or -errno.
+ */
 int pp_thread_pin(int host_cpu);
 
-/* Number of logical CPU ids currently owned by threads (the shared CPU
- * counts as one while any thread runs on it). */
+/**
+ * pp_nr_registered_cpus() - logical CPU ids owned by threads now
+ *
+ * The shared CPU counts as one while any thread runs on it.
+ *
+ * Context: any thread.
+ * Return: the number of ids.
+ */
 int pp_nr_registered_cpus(void);
 
 /*
@@ -96,27 +121,55 @@ int pp_nr_registered_cpus(void);
  * work done by the polls that ran (NAPI only: tasklets wait for the next
  * softirq point, see <linux/interrupt.h>).
  */
+/**
+ * pp_net_rx_action() - run the calling CPU's NAPI poll list now
+ *
+ * The list also runs when the outermost local_bh_enable() finds work
+ * pending. Tasklets wait for the next softirq point (<linux/interrupt.h>).
+ *
+ * Context: a registered thread, process context.
+ * Return: the total work done by the polls that ran.
+ */
 int pp_net_rx_action(void);
 
-/* Run the softirqs raised on the calling CPU (HI tasklets, NAPI polls,
- * tasklets), in a softirq section, again while handlers raise more, up to
- * the kernel's 10 rounds. Returns tasklets run plus NAPI work done; 0 and
- * nothing run when called with bottom halves disabled or in softirq.
- * Process context. */
+/**
+ * pp_do_softirq() - run the softirqs raised on the calling CPU
+ *
+ * HI tasklets, NAPI polls and tasklets, in a softirq section, again while
+ * handlers raise more, up to the kernel's 10 rounds.
+ *
+ * Context: process context; nothing runs when called with bottom halves
+ * disabled or in softirq.
+ * Return: tasklets run plus NAPI work done; 0 when nothing ran.
+ */
 int pp_do_softirq(void);
 
-/* True if the calling CPU has softirqs raised (NAPI polls scheduled,
- * tasklets queued). */
+/**
+ * pp_softirq_pending() - whether the calling CPU has softirqs raised
+ *
+ * Context: any thread.
+ * Return: true if NAPI polls are scheduled or tasklets queued on it.
+ */
 bool pp_softirq_pending(void);
 
-/* Kthreads (<linux/kthread.h>) whose function has not returned yet. */
+/**
+ * pp_kthreads_running() - kthreads still running
+ *
+ * Context: any thread.
+ * Return: the number of kthreads (<linux/kthread.h>) whose function has
+ * not returned yet.
+ */
 unsigned int pp_kthreads_running(void);
 
-/*
- * The module name that the default KBUILD_MODNAME (<linux/kconfig.h>)
- * stands for in printk() formats. @name must stay valid; NULL restores the
- * default, the program's name (program_invocation_short_name). The module
- * runner sets it (<pagepool/kmod.h>). Any thread.
+/**
+ * pp_printk_set_modname() - the module name printk() formats show
+ * @name: what the default KBUILD_MODNAME (<linux/kconfig.h>) stands for;
+ *	must stay valid; NULL restores the default, the program's name
+ *	(program_invocation_short_name)
+ *
+ * The module runner sets it (<pagepool/kmod.h>).
+ *
+ * Context: any thread.
  */
 void pp_printk_set_modname(const char *name);
 
@@ -129,14 +182,37 @@ void pp_printk_set_modname(const char *name);
  * Returns the previous callback.
  */
 typedef int (*pp_print_fn)(int level, const char *fmt, va_list ap);
+/**
+ * pp_set_print() - set the library's print callback
+ * @fn: called with the kernel log level (LOGLEVEL_EMERG 0 .. LOGLEVEL_DEBUG 7),
+ *	a printf format and its arguments; NULL silences everything
+ *
+ * In the style of libbpf_set_print(): the library never writes to stderr
+ * by itself. The default callback prints levels up to LOGLEVEL_INFO to
+ * stderr (LOGLEVEL_DEBUG too when the environment has PAGEPOOL_DEBUG=1).
+ *
+ * Context: any thread.
+ * Return: the previous callback.
+ */
 pp_print_fn pp_set_print(pp_print_fn fn);
 
-/* Whether debug-level messages are wanted (PAGEPOOL_DEBUG=1, read once):
- * for a print callback of the application's own that keeps the default's
- * filter. */
+/**
+ * pp_log_debug() - whether debug-level messages are wanted
+ *
+ * For a print callback of the application's own that keeps the default's
+ * filter.
+ *
+ * Context: any thread.
+ * Return: true when the environment has PAGEPOOL_DEBUG=1 (read once).
+ */
 bool pp_log_debug(void);
 
-/* WARN_ON()/WARN_ON_ONCE()/WARN() that fired since start-up. */
+/**
+ * pp_warn_count() - warnings since start-up
+ *
+ * Context: any thread.
+ * Return: the number of WARN_ON(), WARN_ON_ONCE() and WARN() that fired.
+ */
 unsigned long pp_warn_count(void);
 
 /*
@@ -161,22 +237,42 @@ struct pp_fault_config {
 	unsigned long long seed;	/* PRNG seed for @probability (0: fixed default) */
 };
 
-/* Arm @point with @cfg, or disarm it with NULL (or an all-zero @cfg).
+/**
+ * pp_fault_inject() - arm or disarm a fault injection point
+ * @point: the point (enum pp_fault_point)
+ * @cfg: its rules, or NULL (or an all-zero @cfg) to disarm it
+ *
  * Resets the point's call counter but not its injected-fault count.
- * Returns 0, or -EINVAL (and the point keeps its previous rules) for a
- * point out of range or a @cfg with a field out of range: @probability
- * not a number in [0, 1] (NaN, infinite, negative, above 1), a count
- * (@every_nth, @next_n, @skip) above LONG_MAX (a negative number
- * converted), or @skip / @seed given without any rule. */
+ *
+ * Context: any thread.
+ * Return: 0, or -EINVAL (and the point keeps its previous rules) for a
+ * @point out of range or a @cfg with a field out of range: probability not
+ * a number in [0, 1] (NaN, infinite, negative, above 1), a count
+ * (every_nth, next_n, skip) above LONG_MAX (a negative number converted),
+ * or skip / seed given without any rule.
+ */
 int pp_fault_inject(enum pp_fault_point point, const struct pp_fault_config *cfg);
 
-/* Faults injected at @point since start-up. */
+/**
+ * pp_fault_count() - faults injected at a point since start-up
+ * @point: the point (enum pp_fault_point)
+ *
+ * Context: any thread.
+ * Return: the count; 0 for a @point out of range.
+ */
 unsigned long pp_fault_count(enum pp_fault_point point);
 
 /* Decide whether the current call at @point fails. Called by the layers
  * that own each point; usable by memory providers outside the tree. When no
  * point is armed this is one load and a predicted branch. */
 extern int __pp_fault_armed;	/* bit per armed point */
+/**
+ * __pp_should_fail_slow() - pp_should_fail() past its "nothing armed" test
+ * @point: the point (enum pp_fault_point)
+ *
+ * Context: any context.
+ * Return: true if the current call at @point is to fail.
+ */
 bool __pp_should_fail_slow(enum pp_fault_point point);
 
 static inline bool pp_should_fail(enum pp_fault_point point)
@@ -204,27 +300,39 @@ static inline bool pp_should_fail(enum pp_fault_point point)
  * Time. jiffies run at HZ (1000) from CLOCK_MONOTONIC. Tests that want to
  * drive deferred work may flush it instead of sleeping.
  */
-/* Run every delayed work item that is queued now, whatever its expiry, and
- * wait for it to finish. For tests. */
+/**
+ * pp_workqueue_run_all() - run every delayed work item queued now
+ *
+ * Whatever its expiry; waits for each to finish. For tests that drive
+ * deferred work instead of sleeping.
+ *
+ * Context: process context.
+ */
 void pp_workqueue_run_all(void);
 
 #ifdef __cplusplus
 }
 #endif
 
-/*
- * pp_symbolize() - a code address as "func+0x40 (file.c:212)", or
- * "func+0x40 (libx.so)" without line info, or "0x7f.. (libx.so+0x123)"
- * without a symbol, into @buf (NUL-terminated, truncated to @len). Returns
- * the string's length (what it would be untruncated), or -errno: -EINVAL
- * for a zero @ip, NULL @buf or zero @len, -ENOENT when nothing maps @ip.
- * Thread-safe. Built with libdw (file and line from the DWARF of the
- * module holding @ip, loaded once and reloaded on a miss, for modules
- * loaded later) when the build found it, else dladdr() (exported symbols
- * only, no line). The offset is @ip's, as given; the line is that of
- * @ip - 1, since the addresses pagepool records (take and hand-on sites)
- * are return addresses, which may be the first instruction of the next
- * line (or of the next function, after a call that does not return).
+/**
+ * pp_symbolize() - a code address of this process as "func+0x40 (file.c:212)"
+ * @ip: the address (a return address, as holder tracking records them)
+ * @buf: where the string goes, NUL-terminated, truncated to @len
+ * @len: the size of @buf
+ *
+ * "func+0x40 (libx.so)" without line information, "0x7f.. (libx.so+0x123)"
+ * without a symbol. Built with libdw when the build found it: the file and
+ * line come from the DWARF of the module holding @ip (loaded once, and
+ * reloaded on a miss, for modules loaded later), the line of the function
+ * the symbol names (for inlined code, its outermost call site); else
+ * dladdr(): exported symbols only, no line. The offset is @ip's, as given;
+ * symbol and line are those of @ip - 1, since a return address may be the
+ * first instruction of the next line (or of the next function, after a
+ * call that does not return).
+ *
+ * Context: any thread (a mutex); slow, for reports.
+ * Return: the string's length (what it would be untruncated); -EINVAL for
+ * a zero @ip, a NULL @buf or a zero @len, -ENOENT when nothing maps @ip.
  */
 int pp_symbolize(unsigned long ip, char *buf, size_t len);
 

@@ -42,17 +42,28 @@ enum pp_xdp_return_mode {
 	PP_XDP_RETURN_LOOKUP = 1,
 };
 
-/*
- * Set the mode for every thread. Returns the previous mode; -EINVAL for a
- * value that is no mode, -EOPNOTSUPP for a generation this library was
- * built without (a one-design build accepts only its own, and changes
- * nothing). The environment variable PAGEPOOL_XDP_RETURN=direct|lookup
- * gives the initial mode, applied at the first memory model registration
- * or the first call of these functions, whichever is first; one naming a
+/**
+ * pp_xdp_set_return_mode() - the XDP return generation, for every thread
+ * @mode: PP_XDP_RETURN_DIRECT or PP_XDP_RETURN_LOOKUP
+ *
+ * The environment variable PAGEPOOL_XDP_RETURN=direct|lookup gives the
+ * initial mode, applied at the first memory model registration or the
+ * first call of these functions, whichever is first; one naming a
  * generation the build lacks is reported (a warning naming the build
- * option) and ignored. Any thread.
+ * option) and ignored.
+ *
+ * Context: any thread; not in the middle of a bulk return (flush first).
+ * Return: the previous mode; -EINVAL for a value that is no mode,
+ * -EOPNOTSUPP for a generation this library was built without (a
+ * one-design build accepts only its own, and changes nothing).
  */
 int pp_xdp_set_return_mode(int mode);
+/**
+ * pp_xdp_get_return_mode() - the XDP return generation in effect
+ *
+ * Context: any thread.
+ * Return: PP_XDP_RETURN_DIRECT or PP_XDP_RETURN_LOOKUP.
+ */
 int pp_xdp_get_return_mode(void);
 
 /*
@@ -74,10 +85,24 @@ enum pp_xdp_lookup_table {
 	PP_XDP_TABLE_ID = 0,
 	PP_XDP_TABLE_RCULFHASH = 1,
 };
+/**
+ * pp_xdp_set_lookup_table() - the id -> allocator table the LOOKUP generation reads
+ * @table: PP_XDP_TABLE_ID or PP_XDP_TABLE_RCULFHASH
+ *
+ * Context: any thread.
+ * Return: the previous table; -EINVAL for a value that is no table,
+ * -EOPNOTSUPP for a table the build lacks, -ENOMEM (nothing changed).
+ */
 int pp_xdp_set_lookup_table(int table);
 
-/* Memory models currently registered (ids in use, including those whose
- * removal waits for an RCU grace period). Any thread. */
+/**
+ * pp_xdp_mem_id_count() - memory models registered now
+ *
+ * Ids in use, including those whose removal waits for an RCU grace period.
+ *
+ * Context: any thread.
+ * Return: the count.
+ */
 unsigned int pp_xdp_mem_id_count(void);
 
 /*
@@ -106,6 +131,13 @@ struct pp_xdp_redirect_stats {
 	unsigned long xmit_errors;
 	unsigned long flushes;
 };
+/**
+ * pp_xdp_get_redirect_stats() - the XDP_REDIRECT counters, summed over every CPU
+ * @st: filled in (struct pp_xdp_redirect_stats, see above)
+ *
+ * Context: any thread.
+ * Return: 0, or -EINVAL for a NULL @st.
+ */
 int pp_xdp_get_redirect_stats(struct pp_xdp_redirect_stats *st);
 
 #ifdef __cplusplus

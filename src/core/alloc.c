@@ -173,6 +173,9 @@ static noinline netmem_ref __page_pool_alloc_pages_slow(struct page_pool *pool, 
 			page_pool_drop_unmapped(pool, netmem);
 			continue;
 		}
+		/* Home in the cache, mapped and synced: a transition in (the
+		 * last one goes out again below, through the caller's out). */
+		ppcore_netmem_in(pool, netmem);
 		pool->alloc.cache[pool->alloc.count++] = netmem;
 		page_pool_hold_inc(pool);
 	}

@@ -173,6 +173,7 @@ s32 page_pool_inflight(const struct page_pool *pool, bool strict);
 int page_pool_list(struct page_pool *pool);
 void page_pool_detached(struct page_pool *pool);
 void page_pool_unlist(struct page_pool *pool);
+void ppcore_run_create_hook(void);	/* registry_hooks.h's create hook */
 /* The listed pool with @id (destroyed ones waiting for pages included), or
  * NULL. Caller MUST hold page_pools_lock. */
 struct page_pool *ppcore_pool_by_id_locked(u32 id);

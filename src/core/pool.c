@@ -477,6 +477,7 @@ struct page_pool *(page_pool_create_percpu)(const struct page_pool_params *param
 	if (err)
 		goto err_uninit;
 
+	ppcore_run_create_hook();
 	return pool;
 
 err_uninit:

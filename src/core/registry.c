@@ -9,7 +9,8 @@
  * Visibility, as netlink has it: a pool is "normal" while its netdev is
  * registered, "orphaned" (shown on lo) after, and "invisible" when created
  * without a netdev or when lo itself goes (netdev = NET_PTR_POISON).
- * Everything here runs under page_pools_lock.
+ * Everything here runs under page_pools_lock; so does the notify hook of
+ * registry_hooks.h (the telemetry server's events), which only queues.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,10 +26,53 @@
 #include <pagepool/core.h>
 
 #include "core/core_internal.h"
+#include "core/registry_hooks.h"
 
 DEFINE_MUTEX(page_pools_lock);
 static LIST_HEAD(page_pools);		/* every listed pool, by id */
 static u32 id_next = 1;
+
+/* registry_hooks.h. pool_notify is written and called under
+ * page_pools_lock; create_hook is taken by an exchange and called outside
+ * every lock. */
+static ppcore_pool_notify_fn pool_notify;
+static void (*create_hook)(void);
+
+static void fill_info_locked(const struct page_pool *pool, struct pp_page_pool_info *info);
+
+void ppcore_set_pool_notify(ppcore_pool_notify_fn fn)
+{
+	mutex_lock(&page_pools_lock);
+	pool_notify = fn;
+	mutex_unlock(&page_pools_lock);
+}
+
+static void pool_event_locked(const struct page_pool *pool, enum ppcore_pool_event ev)
+{
+	struct pp_page_pool_info info;
+
+	if (!pool_notify)
+		return;
+	fill_info_locked(pool, &info);
+	pool_notify(ev, &info);
+}
+
+void ppcore_set_create_hook(void (*fn)(void))
+{
+	WRITE_ONCE(create_hook, fn);
+}
+
+/* page_pool_create()'s call, after the pool is listed. */
+void ppcore_run_create_hook(void)
+{
+	void (*fn)(void);
+
+	if (likely(!READ_ONCE(create_hook)))
+		return;
+	fn = xchg(&create_hook, NULL);
+	if (fn)
+		fn();
+}
 
 /* Counts, relaxed: they order nothing. */
 static atomic_long_t misuse[PPCORE_MISUSE_NR];
@@ -99,6 +143,7 @@ int page_pool_list(struct page_pool *pool)
 		hlist_add_head(&pool->user.list, &pool->slow.netdev->page_pools);
 		pool->user.napi_id = pool->p.napi ? READ_ONCE(pool->p.napi->napi_id) : 0;
 	}
+	pool_event_locked(pool, PPCORE_POOL_ADD);
 out:
 	mutex_unlock(&page_pools_lock);
 	return err;
@@ -108,12 +153,14 @@ void page_pool_detached(struct page_pool *pool)
 {
 	mutex_lock(&page_pools_lock);
 	pool->user.detach_time = (u64)ktime_get_boottime_seconds();
+	pool_event_locked(pool, PPCORE_POOL_CHANGE);
 	mutex_unlock(&page_pools_lock);
 }
 
 void page_pool_unlist(struct page_pool *pool)
 {
 	mutex_lock(&page_pools_lock);
+	pool_event_locked(pool, PPCORE_POOL_DEL);
 	list_del(&pool->user.all);
 	if (!hlist_unhashed(&pool->user.list))
 		hlist_del(&pool->user.list);
@@ -266,6 +313,7 @@ static int page_pool_netdevice_event(struct notifier_block *nb, unsigned long ev
 		if (lo && lo != netdev) {
 			WRITE_ONCE(pool->slow.netdev, lo);
 			hlist_add_head(&pool->user.list, &lo->page_pools);
+			pool_event_locked(pool, PPCORE_POOL_CHANGE);
 		} else {
 			WRITE_ONCE(pool->slow.netdev, NET_PTR_POISON);
 		}

@@ -237,9 +237,7 @@ static int arena_create(const struct pp_mem_config *cfg)
 			       a.node_pages);
 	init_pcp_lists();
 	/* Free memory is poisoned; allocation unpoisons what it hands out. */
-#ifdef PP_ASAN
-	ASAN_POISON_MEMORY_REGION(mem, size);
-#endif
+	pprt_poison(mem, size);
 	WRITE_ONCE(__pp_nr_nodes, a.nr_nodes);
 
 	/* R0: publishes pp_mem_map, the zones and the lists; pairs with the
@@ -313,11 +311,9 @@ int pp_mem_exit(void)
 		goto out;
 
 	smp_store_release(&ppmm_up, 0);
-#ifdef PP_ASAN
-	/* The shadow outlives the mapping: a later mapping at this address
-	 * must not inherit the poison. */
-	ASAN_UNPOISON_MEMORY_REGION(ppmm_arena.mem, ppmm_arena.mem_len);
-#endif
+	/* ASan's shadow outlives the mapping: a later mapping at this
+	 * address must not inherit the poison. */
+	pprt_unpoison(ppmm_arena.mem, ppmm_arena.mem_len);
 	munmap(ppmm_arena.mem, ppmm_arena.mem_len);
 	munmap(pp_mem_map.map, ppmm_arena.map_len);
 	memset(&pp_mem_map, 0, sizeof(pp_mem_map));

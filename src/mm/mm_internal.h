@@ -20,8 +20,12 @@
  *                      are touched by their owning CPU's thread, or by a
  *                      remote drain that has excluded it (struct
  *                      ppmm_pcpu).
- * Free page memory is poisoned under ASan (PP_ASAN); allocated memory is
- * not.
+ * Free page memory is poisoned when the build poisons (meson -Dpoison,
+ * CONFIG_PAGEPOOL_POISON: ASan or valgrind, runtime/mem_poison.h): every
+ * page in a buddy block or on a per-CPU list, and a bad page; an
+ * allocation unpoisons exactly the block it hands out (a split leaves the
+ * upper halves poisoned, a merge joins poisoned blocks). Allocated memory
+ * is accessible, whoever holds it.
  * Layer: mm.
  */
 #ifndef _PP_MM_INTERNAL_H
@@ -40,9 +44,7 @@
 #include <linux/spinlock.h>
 #include <pagepool/mm.h>
 
-#ifdef PP_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
+#include "runtime/mem_poison.h"
 
 /* The largest block: alignment and granule of the arena and of a node. */
 #define PPMM_BLOCK_PAGES	(1UL << MAX_PAGE_ORDER)
@@ -274,25 +276,16 @@ static inline unsigned long ppmm_page_idx(const struct page *page)
 	return (unsigned long)(page - pp_mem_map.map);
 }
 
-/* ASan: free page memory is poisoned, so a use after free is reported. */
+/* Free page memory is poisoned, so a use after free is reported where it
+ * happens; nothing without CONFIG_PAGEPOOL_POISON. */
 static inline void ppmm_poison(struct page *page, unsigned int order)
 {
-#ifdef PP_ASAN
-	ASAN_POISON_MEMORY_REGION(page_address(page), PAGE_SIZE << order);
-#else
-	(void)page;
-	(void)order;
-#endif
+	pprt_poison(page_address(page), PAGE_SIZE << order);
 }
 
 static inline void ppmm_unpoison(struct page *page, unsigned int order)
 {
-#ifdef PP_ASAN
-	ASAN_UNPOISON_MEMORY_REGION(page_address(page), PAGE_SIZE << order);
-#else
-	(void)page;
-	(void)order;
-#endif
+	pprt_unpoison(page_address(page), PAGE_SIZE << order);
 }
 
 /* For tests and benchmarks: how often @nid's zone lock was taken. */

@@ -8,9 +8,7 @@
  */
 #include "mm_test.h"
 
-#ifdef PP_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
+#include "poison_check.h"
 
 enum which { DOUBLE_FREE, BAD_GET, BAD_FREE, FREED_PP, OUT_OF_ARENA };
 
@@ -334,38 +332,53 @@ static void test_put_non_allocation(void **state)
 	mm_assert_all_free();
 }
 
-/* Under ASan, free page memory is poisoned: a use after free of a page is
- * reported at the access. Allocation unpoisons exactly the block. */
-static void test_free_memory_poisoned_under_asan(void **state)
+/* In a poisoning build (meson -Dpoison: ASan, or valgrind when run under
+ * it), free page memory is poisoned: a use after free of a page is
+ * reported at the access. Allocation unpoisons exactly the block, a free
+ * poisons it again on the per-CPU list and in the buddy lists. */
+static void test_free_memory_poisoned(void **state)
 {
-#ifdef PP_ASAN
 	struct page *page, *block;
 	char *addr;
 
+	if (!pp_test_poison_checkable()) {
+		print_message("needs a poisoning build (meson -Dpoison; valgrind: run under it)\n");
+		skip();
+	}
 	/* Nothing allocated: the whole arena is poisoned. */
-	assert_true(__asan_region_is_poisoned((void *)pp_mem_map.base,
-					      pp_mem_map.end - pp_mem_map.base) ==
-		    (void *)pp_mem_map.base);
+	assert_true(pp_test_byte_poisoned((void *)pp_mem_map.base));
+	assert_true(pp_test_byte_poisoned((void *)(pp_mem_map.end - 1)));
 	page = alloc_page(GFP_KERNEL);
 	addr = page_address(page);
-	assert_null(__asan_region_is_poisoned(addr, PAGE_SIZE));
-	assert_true(__asan_address_is_poisoned(addr + PAGE_SIZE));
+	assert_true(pp_test_addressable(addr, PAGE_SIZE));
+	assert_true(pp_test_byte_poisoned(addr + PAGE_SIZE));
 	__free_page(page);	/* to the per-CPU list */
-	assert_true(__asan_address_is_poisoned(addr));
-	assert_true(__asan_address_is_poisoned(addr + PAGE_SIZE - 1));
+	assert_true(pp_test_poisoned(addr, PAGE_SIZE));
 	pp_mem_drain_local();	/* to the buddy lists: still poisoned */
-	assert_true(__asan_address_is_poisoned(addr));
+	assert_true(pp_test_poisoned(addr, PAGE_SIZE));
 
+	/* A compound block, split from a larger one: only it is unpoisoned. */
 	block = alloc_pages(GFP_KERNEL | __GFP_COMP, 3);
 	addr = page_address(block);
-	assert_null(__asan_region_is_poisoned(addr, PAGE_SIZE << 3));
+	assert_true(pp_test_addressable(addr, PAGE_SIZE << 3));
+	assert_true(pp_test_byte_poisoned(addr + (PAGE_SIZE << 3)));
 	put_page(block);
-	assert_true(__asan_region_is_poisoned(addr, PAGE_SIZE << 3) == addr);
-	assert_true(__asan_address_is_poisoned(addr + (PAGE_SIZE << 3) - 1));
+	assert_true(pp_test_poisoned(addr, PAGE_SIZE << 3));
+
+	/* __GFP_ZERO zeroes after unpoisoning (no report), a non-compound
+	 * block whose first page is still held gives back the rest, and
+	 * that rest is poisoned while the first page stays accessible. */
+	block = alloc_pages(GFP_KERNEL | __GFP_ZERO, 2);
+	addr = page_address(block);
+	assert_true(pp_test_addressable(addr, PAGE_SIZE << 2));
+	assert_int_equal(addr[(PAGE_SIZE << 2) - 1], 0);
+	get_page(block);
+	__free_pages(block, 2);
+	assert_true(pp_test_addressable(addr, PAGE_SIZE));
+	assert_true(pp_test_poisoned(addr + PAGE_SIZE, PAGE_SIZE * 3));
+	put_page(block);
+	assert_true(pp_test_poisoned(addr, PAGE_SIZE));
 	mm_assert_all_free();
-#else
-	skip();
-#endif
 }
 
 int main(void)
@@ -382,7 +395,7 @@ int main(void)
 		cmocka_unit_test_setup(test_out_of_arena, setup),
 		cmocka_unit_test_setup(test_freed_page_pool_page, setup),
 		cmocka_unit_test_setup(test_put_non_allocation, setup),
-		cmocka_unit_test_setup(test_free_memory_poisoned_under_asan, setup),
+		cmocka_unit_test_setup(test_free_memory_poisoned, setup),
 	};
 
 	pp_test_capture_log();

@@ -5,14 +5,18 @@
 # time, starting from the committed corpus, and print one summary line per
 # target:
 #
-#   tools/reliability/fuzz.sh [-t SECONDS] [-T pool|pagepool|both]
+#   tools/reliability/fuzz.sh [-t SECONDS] [-T pool|pagepool|telemetry|both|all]
 #                             [-b BUILD_DIR] [-c CORPUS_DIR]
 #
 # The targets (tests/fuzz/fuzz.h): fuzz_pool, the fast one for the pool
 # and XDP paths (direct DMA, an 8 MiB arena, small rings, short inputs),
 # and fuzz_pagepool, the full one (IOMMU + DMA-API debug, 16 MiB on two
-# nodes, long inputs). "both" (the default) gives the fast target two
-# thirds of the time and the full one the rest, one after the other.
+# nodes, long inputs); and fuzz_telemetry, the telemetry server's request
+# parser (src/telemetry/request.c; built when the build has the server,
+# that is when jansson is installed). "all" (the default) gives the
+# telemetry target a tenth of the time and splits the rest as "both"
+# does: the fast target two thirds, the full one the rest, one after the
+# other.
 #
 # The build is clang with ASan+UBSan and CONFIG_DEBUG_NET (meson
 # -Ddebug_net=true: the misuse checks that cost cycles are on, as in the
@@ -21,13 +25,15 @@
 # the library doubled the cost of an input, and the inputs' bytes meet
 # their comparisons in the harness, which keeps the full
 # -fsanitize=fuzzer instrumentation. Defaults: 60 s, build-fuzz, and work
-# corpora BUILD_DIR/fuzz-corpus (full) and BUILD_DIR/fuzz-corpus-pool
-# (fast) that keep what earlier runs found (the committed tests/fuzz/corpus
-# is read, never written); -c names the full target's, the fast one's is
-# beside it with -pool appended. A crash leaves its input in
+# corpora BUILD_DIR/fuzz-corpus (full), BUILD_DIR/fuzz-corpus-pool
+# (fast) and BUILD_DIR/fuzz-corpus-telemetry that keep what earlier runs
+# found (the committed tests/fuzz/corpus and tests/fuzz/corpus-telemetry
+# are read, never written); -c names the full target's, the others are
+# beside it with -pool and -telemetry appended. A crash leaves its input in
 # BUILD_DIR/fuzz-artifacts/; replay it with the target's replay driver:
 #   BUILD_DIR/tests/fuzz/fuzz_replay_fast BUILD_DIR/fuzz-artifacts/pool-crash-...
 #   BUILD_DIR/tests/fuzz/fuzz_replay BUILD_DIR/fuzz-artifacts/pagepool-crash-...
+#   BUILD_DIR/tests/fuzz/fuzz_telemetry_replay BUILD_DIR/fuzz-artifacts/telemetry-crash-...
 # Extra libFuzzer flags: FUZZ_FLAGS="..." (both targets). Exit status: 0
 # when every target ran clean.
 set -euo pipefail
@@ -36,22 +42,25 @@ cd "$(dirname "$0")/../.."
 secs=60
 build=build-fuzz
 work=
-targets=both
+targets=all
 while getopts "t:b:c:T:" opt; do
 	case $opt in
 	t) secs=$OPTARG ;;
 	b) build=$OPTARG ;;
 	c) work=$OPTARG ;;
 	T) targets=$OPTARG ;;
-	*) echo "usage: $0 [-t SECONDS] [-T pool|pagepool|both] [-b BUILD_DIR] [-c CORPUS_DIR]" >&2
+	*) echo "usage: $0 [-t SECONDS] [-T pool|pagepool|telemetry|both|all] [-b BUILD_DIR] [-c CORPUS_DIR]" >&2
 	   exit 2 ;;
 	esac
 done
 work=${work:-$build/fuzz-corpus}
+tsecs=$((secs / 10))
+rest=$((secs - tsecs))
 case $targets in
+all) run="pool:$((rest * 2 / 3)) pagepool:$((rest - rest * 2 / 3)) telemetry:$tsecs" ;;
 both) run="pool:$((secs * 2 / 3)) pagepool:$((secs - secs * 2 / 3))" ;;
-pool|pagepool) run="$targets:$secs" ;;
-*) echo "$0: -T pool, pagepool or both" >&2; exit 2 ;;
+pool|pagepool|telemetry) run="$targets:$secs" ;;
+*) echo "$0: -T pool, pagepool, telemetry, both or all" >&2; exit 2 ;;
 esac
 
 if [[ ! -f $build/build.ninja ]]; then
@@ -62,8 +71,14 @@ if [[ ! -f $build/build.ninja ]]; then
 		${MESON_ARGS:-} >"${TMPDIR:-/tmp}/$(basename "$build").setup.log" 2>&1 ||
 		{ cat "${TMPDIR:-/tmp}/$(basename "$build").setup.log"; exit 1; }
 fi
+# The telemetry target exists only in a build with the server (jansson).
+have_telemetry=false
+if ninja -C "$build" -t targets all 2>/dev/null | grep -q '^tests/fuzz/fuzz_telemetry:'; then
+	have_telemetry=true
+fi
 ninja -C "$build" tests/fuzz/fuzz_pagepool tests/fuzz/fuzz_pool tests/fuzz/fuzz_replay \
-	tests/fuzz/fuzz_replay_fast >/dev/null
+	tests/fuzz/fuzz_replay_fast $($have_telemetry && echo tests/fuzz/fuzz_telemetry \
+	tests/fuzz/fuzz_telemetry_replay) >/dev/null
 
 mkdir -p "$build/fuzz-artifacts"
 seeds=$(find tests/fuzz/corpus -type f | wc -l)
@@ -71,6 +86,40 @@ status=0
 for t in $run; do
 	name=${t%%:*}
 	tsecs=${t#*:}
+	if [[ $name == telemetry ]]; then
+		if ! $have_telemetry; then
+			echo "fuzz-telemetry: SKIP (the build has no telemetry server: jansson not found)"
+			continue
+		fi
+		# Request lines: a few hundred bytes reach every check; the
+		# parser's own limit is the server's 64 KiB line.
+		dir=$work-telemetry log=$build/fuzz-telemetry.log
+		tseeds=$(find tests/fuzz/corpus-telemetry -type f | wc -l)
+		mkdir -p "$dir"
+		before=$(find "$dir" -type f | wc -l)
+		rc=0
+		# shellcheck disable=SC2086
+		ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:halt_on_error=1} \
+		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+			"$build/tests/fuzz/fuzz_telemetry" -max_total_time="$tsecs" \
+			-print_final_stats=1 -max_len=1024 \
+			-artifact_prefix="$build/fuzz-artifacts/telemetry-" ${FUZZ_FLAGS:-} \
+			"$dir" tests/fuzz/corpus-telemetry >"$log" 2>&1 || rc=$?
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+		rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+		cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+		after=$(find "$dir" -type f | wc -l)
+		verdict=PASS
+		[[ $rc -eq 0 ]] || verdict=FAIL
+		echo "fuzz-telemetry: $verdict ${tsecs} s, ${execs:-0} executions (${rate:-0} exec/s), corpus $tseeds seeds + $before kept -> $after, coverage ${cov:-?} edges"
+		if [[ $rc -ne 0 ]]; then
+			echo "fuzz-telemetry: libFuzzer exited $rc; the end of $log:"
+			tail -60 "$log"
+			ls -l "$build/fuzz-artifacts" || true
+			status=$rc
+		fi
+		continue
+	fi
 	if [[ $name == pool ]]; then
 		# Short inputs (a few dozen operations): the fast target's
 		# speed is per input, long sequences are the full target's.

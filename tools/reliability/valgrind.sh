@@ -3,8 +3,9 @@
 #
 # valgrind memcheck over every test executable of the unit suite, from a
 # separate build (gcc, -O1 -g, no sanitizers, no -march: valgrind 3.19
-# cannot decode AVX-512),
-# and one summary line.
+# cannot decode AVX-512; -Dpoison=valgrind: the pages the pool or the page
+# allocator owns are NOACCESS to memcheck, so a use after recycle is an
+# invalid access), and one summary line.
 #
 #   tools/reliability/valgrind.sh [BUILD_DIR]      (default build-vg)
 #
@@ -26,8 +27,11 @@ build=${1:-build-vg}
 if [[ ! -f $build/build.ninja ]]; then
 	# shellcheck disable=SC2086
 	CC=${VG_CC:-gcc} meson setup "$build" -Dbuildtype=plain -Dc_args="-O1 -g" \
-		-Db_sanitize=none ${MESON_ARGS:-} >"${TMPDIR:-/tmp}/$(basename "$build").setup.log" 2>&1 ||
+		-Db_sanitize=none -Dpoison=valgrind ${MESON_ARGS:-} >"${TMPDIR:-/tmp}/$(basename "$build").setup.log" 2>&1 ||
 		{ cat "${TMPDIR:-/tmp}/$(basename "$build").setup.log"; exit 1; }
+elif ! grep -q '^#define CONFIG_PAGEPOOL_POISON_VALGRIND 1' "$build/include/generated/autoconf.h" 2>/dev/null; then
+	# A tree set up before the poison option existed.
+	meson configure "$build" -Dpoison=valgrind >/dev/null
 fi
 ninja -C "$build" >/dev/null
 

@@ -34,18 +34,65 @@
 #include <net/page_pool/types.h>
 
 /* What the inline fast paths call (exported). */
-/* The alloc cache is empty: refill it, or allocate from the page
- * allocator (or the memory provider). */
+/**
+ * __page_pool_alloc_netmems_slow() - allocation when the alloc cache is empty
+ * @pool: the pool
+ * @gfp: allocation flags
+ *
+ * Refills the cache from the ring, else allocates from the page allocator
+ * (or the memory provider). What the inline fast path calls.
+ *
+ * Context: the pool's consumer context.
+ * Return: the netmem, or 0.
+ */
 netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp);
-/* page_pool_put_unrefed_netmem() for a caller that checked
- * netmem_get_pp(netmem) == pool. */
+/**
+ * __page_pool_put_unrefed_netmem() - page_pool_put_unrefed_netmem() past its owner check
+ * @pool: the pool, netmem_get_pp(@netmem) as the caller checked
+ * @netmem: the netmem
+ * @dma_sync_size: bytes to sync for the device (-1: max_len)
+ * @allow_direct: the caller is the pool's consumer context
+ *
+ * Context: any context; @allow_direct only in the consumer's.
+ */
 void __page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
 				    unsigned int dma_sync_size, bool allow_direct);
+/**
+ * __page_pool_put_misdirected() - refuse a put that names the wrong pool
+ * @pool: the pool the caller named
+ * @netmem: the netmem, which is not @pool's
+ * @dma_sync_size: as the put's
+ * @allow_direct: as the put's
+ *
+ * A WARN and the misuse counter (foreign_pool or not_pp_page); the netmem
+ * is not touched.
+ *
+ * Context: any context.
+ */
 void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 				 unsigned int dma_sync_size, bool allow_direct);
+/**
+ * __page_pool_unref_underflow() - report more pp references dropped than held
+ * @netmem: the netmem
+ * @nr: references dropped
+ * @ret: the count that resulted
+ *
+ * A WARN and the misuse counter ref_underflow; page_pool_unref_netmem()
+ * then undoes the drop.
+ *
+ * Context: any context.
+ */
 void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret);
-/* A page allocator got a net_iov (memory-provider pool): it goes back to
- * the pool, WARN, NULL. */
+/**
+ * __page_pool_alloc_unreadable() - a page allocator got a net_iov
+ * @pool: a memory-provider pool
+ * @netmem: the net_iov it gave
+ *
+ * The net_iov goes back to the pool, with a WARN.
+ *
+ * Context: the pool's consumer context.
+ * Return: NULL.
+ */
 __cold struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref netmem);
 
 /*
@@ -80,6 +127,9 @@ static inline bool is_page_pool_compiled_in(void)
 
 /**
  * page_pool_fragment_netmem() - split a fresh page into @nr references
+ * @netmem: the netmem
+ * @nr: the number of pp references it then holds
+ *
  * The page must be fresh: allocated and not yet given to anyone.
  */
 static inline void page_pool_fragment_netmem(netmem_ref netmem, long nr)
@@ -93,10 +143,15 @@ static inline void page_pool_fragment_page(struct page *page, long nr)
 }
 
 /**
- * page_pool_unref_netmem() - drop @nr references; returns what is left.
+ * page_pool_unref_netmem() - drop @nr references
+ * @netmem: the netmem
+ * @nr: references to drop
+ *
  * When the caller holds them all (the common single-user case) no atomic
  * read-modify-write is needed. Dropping more than are held is reported and
  * undone (the count never goes negative).
+ *
+ * Return: the references left.
  */
 static __always_inline long page_pool_unref_netmem(netmem_ref netmem, long nr)
 {
@@ -334,9 +389,12 @@ static __always_inline bool __page_pool_recycle_in_cache(struct page_pool *pool,
 }
 
 /**
- * page_pool_put_netmem() - drop a reference; the last one recycles.
- * @allow_direct: the caller is the pool's consumer context.
+ * page_pool_put_netmem() - drop a reference; the last one recycles
+ * @pool: the pool the netmem came from
+ * @netmem: the netmem
  * @dma_sync_size: bytes the device may have written (-1: max_len).
+ * @allow_direct: the caller is the pool's consumer context.
+ *
  * A netmem that is not @pool's (not a page_pool page at all, a page already
  * given back to the page allocator, or another pool's page - a stale put
  * after the page moved to another pool) is refused: a WARN, the misuse

@@ -28,17 +28,58 @@ struct memory_provider_ops {
 	void (*uninstall)(void *mp_priv, struct netdev_rx_queue *rxq);
 };
 
+/**
+ * net_mp_niov_set_dma_addr() - record a net_iov's DMA address
+ * @niov: the net_iov
+ * @addr: its DMA address
+ *
+ * Context: a memory provider's init() or alloc_netmems().
+ * Return: false: the address is stored. (The kernel's returns true when
+ * the address does not fit its compressed form, which cannot happen here.)
+ */
 bool net_mp_niov_set_dma_addr(struct net_iov *niov, dma_addr_t addr);
-/* Attach @niov to @pool (pp info, pp_ref_count 1) and count it as held. */
+/**
+ * net_mp_niov_set_page_pool() - attach a net_iov to a pool
+ * @pool: the pool
+ * @niov: the net_iov: it gets the pool's pp info and pp_ref_count 1, and
+ *	is counted as held
+ *
+ * Context: a memory provider's alloc_netmems().
+ */
 void net_mp_niov_set_page_pool(struct page_pool *pool, struct net_iov *niov);
-/* Detach; only from ->release_netmem(). */
+/**
+ * net_mp_niov_clear_page_pool() - detach a net_iov from its pool
+ * @niov: the net_iov
+ *
+ * Context: only from a memory provider's release_netmem().
+ */
 void net_mp_niov_clear_page_pool(struct net_iov *niov);
 
-/* Bind/unbind a provider to RX queue @rxq_idx of @dev (pools created for
- * that queue with PP_FLAG_ALLOW_UNREADABLE_NETMEM then use it).
- * 0, -EINVAL (bad queue), -EEXIST (already bound), -ENOENT (not bound). */
+/**
+ * net_mp_open_rxq() - bind a memory provider to an RX queue
+ * @dev: the device
+ * @rxq_idx: the RX queue
+ * @p: the provider (pp_region_provider_params() fills one in)
+ *
+ * Pools created for that queue with PP_FLAG_ALLOW_UNREADABLE_NETMEM then
+ * use it.
+ *
+ * Context: process context; takes the rtnl lock (the caller must not hold it).
+ * Return: 0; -EINVAL for a NULL @dev, @p or provider ops, or a bad queue;
+ * -EEXIST if a provider is bound.
+ */
 int net_mp_open_rxq(struct net_device *dev, unsigned int rxq_idx,
 		    struct pp_memory_provider_params *p);
+/**
+ * net_mp_close_rxq() - unbind a memory provider from an RX queue
+ * @dev: the device
+ * @rxq_idx: the RX queue
+ * @old_p: the provider that net_mp_open_rxq() bound
+ *
+ * A WARN if it is not the one bound, or for a bad queue.
+ *
+ * Context: process context; takes the rtnl lock.
+ */
 void net_mp_close_rxq(struct net_device *dev, unsigned int rxq_idx,
 		      struct pp_memory_provider_params *old_p);
 

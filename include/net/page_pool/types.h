@@ -259,7 +259,34 @@ _Static_assert(offsetof(struct page_pool, alloc) % SMP_CACHE_BYTES == 0,
 _Static_assert(offsetof(struct page_pool, alloc) - offsetof(struct page_pool, alloc_stats) ==
 	       SMP_CACHE_BYTES, "consumer stats sit on the line before the alloc cache");
 
+/**
+ * page_pool_create() - create a page_pool
+ * @params: the pool's parameters (struct page_pool_params)
+ *
+ * As the kernel's. The pool holds its device (PP_FLAG_DMA_MAP) from here
+ * until it is freed. A call through the header's page_pool_create() macro
+ * also checks that the program was built against this build's headers
+ * (see __page_pool_create_checked()); &page_pool_create is this unchecked
+ * function.
+ *
+ * Context: process context (allocates; may sleep).
+ * Return: the pool; ERR_PTR(-EINVAL) for bad parameters (unknown flags, a
+ * DMA direction other than DMA_FROM_DEVICE or DMA_BIDIRECTIONAL with
+ * PP_FLAG_DMA_MAP, a NULL or ERR_PTR() device, PP_FLAG_DMA_SYNC_DEV without
+ * PP_FLAG_DMA_MAP or max_len, an order above MAX_PAGE_ORDER, an unreadable
+ * pool without its netdev queue), ERR_PTR(-ENOMEM), or the memory
+ * provider's init() error.
+ */
 struct page_pool *page_pool_create(const struct page_pool_params *params);
+/**
+ * page_pool_create_percpu() - create a page_pool for one CPU's own use
+ * @params: the pool's parameters
+ * @cpuid: the CPU whose context may recycle directly (napi-local) without a
+ *	NAPI, as the kernel's system page_pool of each CPU; -1: none
+ *
+ * Context: process context.
+ * Return: as page_pool_create().
+ */
 struct page_pool *page_pool_create_percpu(const struct page_pool_params *params, int cpuid);
 
 /*
@@ -284,8 +311,28 @@ struct page_pool *page_pool_create_percpu(const struct page_pool_params *params,
 	 (IS_ENABLED(CONFIG_DEBUG_NET) ? __PP_INLINE_ABI_DEBUG_NET : 0) |	\
 	 (IS_ENABLED(CONFIG_PAGE_POOL_STATS) ? __PP_INLINE_ABI_STATS : 0) |	\
 	 (IS_ENABLED(CONFIG_PAGEPOOL_DMA_TRACK_ITEMS) ? __PP_INLINE_ABI_ITEMS : 0))
+/**
+ * __page_pool_create_checked() - page_pool_create() with the inline ABI check
+ * @inline_abi: __PP_INLINE_ABI as the caller's headers compute it
+ * @params: the pool's parameters
+ *
+ * What the page_pool_create() macro calls.
+ *
+ * Context: process context.
+ * Return: as page_pool_create(), or ERR_PTR(-ENOEXEC) (and a WARN naming
+ * the option) when @inline_abi is not the library's.
+ */
 struct page_pool *__page_pool_create_checked(unsigned long inline_abi,
 					     const struct page_pool_params *params);
+/**
+ * __page_pool_create_percpu_checked() - page_pool_create_percpu() with the inline ABI check
+ * @inline_abi: __PP_INLINE_ABI as the caller's headers compute it
+ * @params: the pool's parameters
+ * @cpuid: as page_pool_create_percpu()
+ *
+ * Context: process context.
+ * Return: as __page_pool_create_checked().
+ */
 struct page_pool *__page_pool_create_percpu_checked(unsigned long inline_abi,
 						    const struct page_pool_params *params,
 						    int cpuid);
@@ -294,38 +341,213 @@ struct page_pool *__page_pool_create_percpu_checked(unsigned long inline_abi,
 #define page_pool_create(...)	__page_pool_create_checked(__PP_INLINE_ABI, __VA_ARGS__)
 #define page_pool_create_percpu(...)						\
 	__page_pool_create_percpu_checked(__PP_INLINE_ABI, __VA_ARGS__)
+/**
+ * page_pool_alloc_netmems() - allocate a netmem from a pool
+ * @pool: the pool
+ * @gfp: allocation flags for the slow path (GFP_ATOMIC from softirq)
+ *
+ * From the alloc cache, else refilled from the ring, else from the page
+ * allocator (or the memory provider), mapped and synced as the pool's
+ * flags say. The caller holds the only reference.
+ *
+ * Context: the pool's consumer context (its NAPI poll, or the one thread
+ * that allocates from it).
+ * Return: the netmem, or 0 when no memory could be had.
+ */
 netmem_ref page_pool_alloc_netmems(struct page_pool *pool, gfp_t gfp);
+/**
+ * page_pool_alloc_pages() - allocate a page from a pool
+ * @pool: the pool
+ * @gfp: allocation flags for the slow path
+ *
+ * page_pool_alloc_netmems() for a pool of pages. A net_iov (a pool bound to
+ * a memory provider) is refused: it goes back to the pool, with a WARN.
+ *
+ * Context: the pool's consumer context.
+ * Return: the page, or NULL.
+ */
 struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp);
+/**
+ * page_pool_alloc_frag_netmem() - allocate a fragment of a page from a pool
+ * @pool: the pool
+ * @offset: set to the fragment's offset in the page
+ * @size: the fragment's size
+ * @gfp: allocation flags for the slow path
+ *
+ * Fragments are carved from the pool's current page, each holding one
+ * pp reference, as the kernel's.
+ *
+ * Context: the pool's consumer context.
+ * Return: the netmem holding the fragment, or 0 (no memory, or @size
+ * larger than the pool's pages: a WARN). Size 0 gets the smallest
+ * fragment (the kernel's could start one past the page's end).
+ */
 netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
 				       unsigned int size, gfp_t gfp);
+/**
+ * page_pool_alloc_frag() - allocate a fragment of a page from a pool
+ * @pool: the pool
+ * @offset: set to the fragment's offset in the page
+ * @size: the fragment's size
+ * @gfp: allocation flags for the slow path
+ *
+ * Context: the pool's consumer context.
+ * Return: the page, or NULL; as page_pool_alloc_frag_netmem().
+ */
 struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
 				  unsigned int size, gfp_t gfp);
+/**
+ * page_pool_destroy() - the driver is done with a pool
+ * @pool: the pool; NULL is ignored
+ *
+ * Drops the driver's reference; a pool registered as an XDP memory model
+ * is held by the registration too, and the last of the two goes on:
+ * disables direct recycling, empties the cache and the ring, and frees the
+ * pool when its last page comes home. With pages in flight the release is
+ * retried from a work item (pp_page_pool_set_defer_times()), and pages
+ * that come back later are never unmapped through a device that went
+ * away. Unlike the kernel's, never sleeps in atomic context: there, with
+ * pages in flight, its grace periods and DMA unmapping are left to the
+ * release work (a one-time WARN).
+ *
+ * Context: any context; not concurrently with the pool's consumer (its
+ * NAPI disabled).
+ */
 void page_pool_destroy(struct page_pool *pool);
+/**
+ * page_pool_use_xdp_mem() - tie a pool to an XDP memory model
+ * @pool: the pool
+ * @disconnect: called when the pool is finally freed, with the memory
+ *	model's allocator
+ * @mem: the memory model (struct xdp_mem_info)
+ *
+ * Called by xdp_rxq_info_reg_mem_model(); drivers do not call it.
+ *
+ * Context: process context.
+ */
 void page_pool_use_xdp_mem(struct page_pool *pool, void (*disconnect)(void *),
 			   const struct xdp_mem_info *mem);
+/**
+ * page_pool_put_unrefed_netmem() - give back a netmem whose pp references are dropped
+ * @pool: the pool that owns it
+ * @netmem: the netmem
+ * @dma_sync_size: bytes to sync for the device (-1: max_len)
+ * @allow_direct: the caller is the pool's consumer context, so the netmem
+ *	may go straight into the alloc cache
+ *
+ * A netmem that is not @pool's is refused: a WARN, a misuse counter
+ * (pp_page_pool_get_misuse()), and the netmem is not touched.
+ *
+ * Context: any context; @allow_direct only in the consumer's.
+ */
 void page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
 				  unsigned int dma_sync_size, bool allow_direct);
+/**
+ * page_pool_put_unrefed_page() - page_pool_put_unrefed_netmem() for a page
+ * @pool: the pool that owns it
+ * @page: the page
+ * @dma_sync_size: bytes to sync for the device (-1: max_len)
+ * @allow_direct: the caller is the pool's consumer context
+ *
+ * Context: any context; @allow_direct only in the consumer's.
+ */
 void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
 				unsigned int dma_sync_size, bool allow_direct);
+/**
+ * page_pool_put_netmem_bulk() - drop a reference on each of many netmems
+ * @data: the netmems (overwritten)
+ * @count: how many
+ *
+ * Each netmem whose last reference this was goes back to the pool that
+ * owns it (the netmems may belong to different pools: one producer-lock
+ * round per pool). A netmem no page_pool owns is refused (a WARN, the
+ * misuse counter not_pp_page).
+ *
+ * Context: any context.
+ */
 void page_pool_put_netmem_bulk(netmem_ref *data, u32 count);
-/* Linux 6.12's form of the bulk put (v6.14 replaced it by the one above):
- * @data holds the pages' virtual addresses, @pool is their pool. Each page
- * goes back to the pool that owns it. @data is overwritten. */
+/**
+ * page_pool_put_page_bulk() - Linux 6.12's bulk put
+ * @pool: the pool of the pages
+ * @data: the pages' virtual addresses (overwritten)
+ * @count: how many
+ *
+ * v6.14 replaced it by page_pool_put_netmem_bulk(). Each page goes back to
+ * the pool that owns it.
+ *
+ * Context: any context.
+ */
 void page_pool_put_page_bulk(struct page_pool *pool, void **data, int count);
+/**
+ * page_pool_update_nid() - move a pool to another NUMA node
+ * @pool: the pool
+ * @new_nid: the node new pages come from
+ *
+ * The pages in the alloc cache are given back to the page allocator.
+ *
+ * Context: the pool's consumer context.
+ */
 void page_pool_update_nid(struct page_pool *pool, int new_nid);
+/**
+ * page_pool_disable_direct_recycling() - stop napi-local recycling
+ * @pool: the pool
+ *
+ * Forgets the pool's CPU (page_pool_create_percpu()) and NAPI, as the
+ * kernel's; the NAPI must be disabled or never initialised
+ * (napi_assert_will_not_race() WARNs otherwise). There is no grace period
+ * here: page_pool_destroy() has the one that makes a racing direct
+ * recycle safe (pp_page_pool_set_fixes()).
+ *
+ * Context: process context.
+ */
 void page_pool_disable_direct_recycling(struct page_pool *pool);
+/**
+ * page_pool_enable_direct_recycling() - start napi-local recycling with a NAPI
+ * @pool: the pool
+ * @napi: the NAPI whose poll is the pool's consumer
+ *
+ * A WARN if the pool already has another NAPI (or @napi is NULL).
+ *
+ * Context: process context.
+ */
 void page_pool_enable_direct_recycling(struct page_pool *pool, struct napi_struct *napi);
 
-/*
- * Accumulates (+=) into @stats, which the caller zeroes. Returns false if
- * @stats is NULL (nothing done), else true. The kernel declares it only
- * under CONFIG_PAGE_POOL_STATS (drivers test for that); here it always
- * exists and, without the option, reports the counters that are kept
- * regardless (none of the per-CPU recycle ones).
+/**
+ * page_pool_get_stats() - add a pool's statistics to a struct page_pool_stats
+ * @pool: the pool
+ * @stats: accumulated into (+=); the caller zeroes it
+ *
+ * The kernel declares it only under CONFIG_PAGE_POOL_STATS (drivers test for
+ * that); here it always exists and, without the option, reports the
+ * counters that are kept regardless (none of the per-CPU recycle ones).
+ *
+ * Context: any context.
+ * Return: false if @stats (or @pool) is NULL (nothing done), else true.
  */
 bool page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *stats);
+/**
+ * page_pool_ethtool_stats_get_count() - number of page_pool ethtool statistics
+ *
+ * Context: any context.
+ * Return: the count.
+ */
 int page_pool_ethtool_stats_get_count(void);
+/**
+ * page_pool_ethtool_stats_get_strings() - write the page_pool ethtool statistics' names
+ * @data: where to write them, ETH_GSTRING_LEN bytes each
+ *
+ * Context: any context.
+ * Return: @data past the names.
+ */
 u8 *page_pool_ethtool_stats_get_strings(u8 *data);
+/**
+ * page_pool_ethtool_stats_get() - write the page_pool ethtool statistics' values
+ * @data: where to write them
+ * @stats: a struct page_pool_stats
+ *
+ * Context: any context.
+ * Return: @data past the values.
+ */
 u64 *page_pool_ethtool_stats_get(u64 *data, const void *stats);
 
 #pragma GCC visibility pop
