@@ -84,10 +84,11 @@ BUILD_ALL ?= build-all
 # Then the holder-tracking build (meson -Dholders=true; its own directory,
 # not build-all, which the benchmarks use): the suites that move pages,
 # so that everything still holds with the lifecycle hooks on and the
-# inline fast paths going through the library, and the holder tests.
+# inline fast paths going through the library, the holder tests, and the
+# telemetry server's page-pool-holders-get answered from real groups.
 BUILD_HOLDERS ?= build-holders
 HOLDERS_SUITES := --suite core --suite xdp --suite drivers --suite hardening --suite install \
-		  --suite runtime --suite holders
+		  --suite runtime --suite holders --suite telemetry
 .PHONY: build-all test-all
 build-all: deps
 	$(call build_dir,$(BUILD_ALL),-Ddesigns=all)
