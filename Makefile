@@ -81,6 +81,14 @@ test-tsan: deps-san
 # line each (tools/test-ring-designs.sh says which tests and why).
 # The benchmarks' same-run A/B comparisons use this build too.
 BUILD_ALL ?= build-all
+# Then the holder-tracking build (meson -Dholders=true; its own directory,
+# not build-all, which the benchmarks use): the suites that move pages,
+# so that everything still holds with the lifecycle hooks on and the
+# inline fast paths going through the library, the holder tests, and the
+# telemetry server's page-pool-holders-get answered from real groups.
+BUILD_HOLDERS ?= build-holders
+HOLDERS_SUITES := --suite core --suite xdp --suite drivers --suite hardening --suite install \
+		  --suite runtime --suite holders --suite telemetry
 .PHONY: build-all test-all
 build-all: deps
 	$(call build_dir,$(BUILD_ALL),-Ddesigns=all)
@@ -88,6 +96,8 @@ build-all: deps
 test-all: build-all
 	$(call run_tests,$(BUILD_ALL),all-designs,,)
 	@tools/test-ring-designs.sh $(BUILD_ALL) $(JOBS)
+	$(call build_dir,$(BUILD_HOLDERS),-Dholders=true)
+	$(call run_tests,$(BUILD_HOLDERS),holders,,$(HOLDERS_SUITES))
 
 # The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
 # program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints
@@ -133,7 +143,7 @@ docs: build
 	@tests/docs/check_filter.py --doxygen
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ALL) build-asan build-tsan docs/api
+	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) build-asan build-tsan docs/api
 
 # The reliability suite (docs/RELIABILITY.md). Each target prints
 # one summary line with its figures and fails on any violation.

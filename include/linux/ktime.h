@@ -25,6 +25,13 @@ static inline u64 ktime_get_ns(void)
 	return __pp_clock_ns(CLOCK_MONOTONIC);
 }
 
+/* The kernel's: CLOCK_MONOTONIC at the last tick's resolution, cheaper
+ * than ktime_get_ns() (no clock read: a quarter of the cost in a VM). */
+static inline u64 ktime_get_coarse_ns(void)
+{
+	return __pp_clock_ns(CLOCK_MONOTONIC_COARSE);
+}
+
 static inline u64 ktime_get_real_ns(void)
 {
 	return __pp_clock_ns(CLOCK_REALTIME);

@@ -292,18 +292,36 @@ struct pp_page_pool_holder {
 	u64 pages;			/* inflight pages of the pool in this group */
 	u64 held_ns;			/* the oldest page of the group: time since its take */
 };
-/* Groups the pool's inflight pages by (take_ip, handoff_ip, cpu); cb per group; a non-zero
- * return stops the walk and is returned. -EOPNOTSUPP without CONFIG_PAGEPOOL_HOLDERS,
- * -ENOENT for no such id (a destroyed pool with pages inflight is still listed).
- * Groups come biggest first (pages, then the oldest). -EINVAL for a NULL @cb, -ENOMEM.
- * The walk is a racy snapshot: a page taken or put meanwhile may be counted or not.
- * @cb runs with no lock held. */
+/**
+ * pp_page_pool_for_each_holder() - a pool's inflight pages by who holds them
+ * @id: the pool's id (pp_page_pool_id())
+ * @cb: called for each group of pages with the same (take_ip, handoff_ip,
+ *	cpu), biggest first (pages, then the oldest); a non-zero return stops
+ *	the walk
+ * @arg: passed to @cb
+ *
+ * A destroyed pool with pages inflight is still listed. The walk is a racy
+ * snapshot: a page taken or put meanwhile may be counted or not.
+ *
+ * Context: any thread; @cb runs with no lock held.
+ * Return: the non-zero value @cb returned, 0 after the last group;
+ * -EOPNOTSUPP without CONFIG_PAGEPOOL_HOLDERS, -ENOENT for no such id,
+ * -EINVAL for a NULL @cb, -ENOMEM.
+ */
 int pp_page_pool_for_each_holder(u32 id, int (*cb)(const struct pp_page_pool_holder *h, void *arg),
 				 void *arg);
-/* A hand-on of @netmem (its holder gives it to another context without a
- * put): records the caller as the netmem's handoff site when holder
- * tracking is built in, else does nothing. The XDP frame conversion of
- * <net/xdp.h> calls it in that build. */
+/**
+ * pp_page_pool_note_handoff() - record the caller as a netmem's hand-on site
+ * @netmem: a page_pool netmem its holder gives to another context without
+ *	a put
+ *
+ * With holder tracking built in (CONFIG_PAGEPOOL_HOLDERS) the caller's
+ * return address becomes the netmem's handoff_ip; otherwise nothing. The
+ * XDP frame conversion of <net/xdp.h> calls it in that build. A netmem
+ * that is no pool's is ignored.
+ *
+ * Context: the netmem's holder.
+ */
 void pp_page_pool_note_handoff(netmem_ref netmem);
 
 /* Bad puts seen since start-up (each was also a WARN). */

@@ -314,19 +314,25 @@ void pp_workqueue_run_all(void);
 }
 #endif
 
-/*
- * pp_symbolize() - a code address as "func+0x40 (file.c:212)", or
- * "func+0x40 (libx.so)" without line info, or "0x7f.. (libx.so+0x123)"
- * without a symbol, into @buf (NUL-terminated, truncated to @len). Returns
- * the string's length (what it would be untruncated), or -errno: -EINVAL
- * for a zero @ip, NULL @buf or zero @len, -ENOENT when nothing maps @ip.
- * Thread-safe. Built with libdw (file and line from the DWARF of the
- * module holding @ip, loaded once and reloaded on a miss, for modules
- * loaded later) when the build found it, else dladdr() (exported symbols
- * only, no line). The offset is @ip's, as given; the line is that of
- * @ip - 1, since the addresses pagepool records (take and hand-on sites)
- * are return addresses, which may be the first instruction of the next
- * line (or of the next function, after a call that does not return).
+/**
+ * pp_symbolize() - a code address of this process as "func+0x40 (file.c:212)"
+ * @ip: the address (a return address, as holder tracking records them)
+ * @buf: where the string goes, NUL-terminated, truncated to @len
+ * @len: the size of @buf
+ *
+ * "func+0x40 (libx.so)" without line information, "0x7f.. (libx.so+0x123)"
+ * without a symbol. Built with libdw when the build found it: the file and
+ * line come from the DWARF of the module holding @ip (loaded once, and
+ * reloaded on a miss, for modules loaded later), the line of the function
+ * the symbol names (for inlined code, its outermost call site); else
+ * dladdr(): exported symbols only, no line. The offset is @ip's, as given;
+ * symbol and line are those of @ip - 1, since a return address may be the
+ * first instruction of the next line (or of the next function, after a
+ * call that does not return).
+ *
+ * Context: any thread (a mutex); slow, for reports.
+ * Return: the string's length (what it would be untruncated); -EINVAL for
+ * a zero @ip, a NULL @buf or a zero @len, -ENOENT when nothing maps @ip.
  */
 int pp_symbolize(unsigned long ip, char *buf, size_t len);
 

@@ -224,7 +224,8 @@ static __always_inline netmem_ref __page_pool_alloc_netmems_consumer(struct page
 	return netmem;
 }
 
-netmem_ref ppcore_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp, unsigned long ip)
+static __always_inline netmem_ref __page_pool_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp,
+								unsigned long ip)
 {
 	netmem_ref netmem;
 
@@ -237,9 +238,15 @@ netmem_ref ppcore_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp, unsigned l
 
 /* The take site is the caller's: with the inline fast path in the caller
  * (helpers.h), the driver's own code. */
-netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp)
+__ppcore_take_site netmem_ref __page_pool_alloc_netmems_slow(struct page_pool *pool, gfp_t gfp)
 {
-	return ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+	return __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+}
+
+/* For the fragment allocator (frag.c), which has its own caller's ip. */
+netmem_ref ppcore_alloc_netmems_ip(struct page_pool *pool, gfp_t gfp, unsigned long ip)
+{
+	return __page_pool_alloc_netmems_ip(pool, gfp, ip);
 }
 
 /*
@@ -282,20 +289,20 @@ struct page *__page_pool_alloc_unreadable(struct page_pool *pool, netmem_ref net
 /* The exported bodies; calls go to the inline copies in helpers.h. A call
  * through their address, in the builds that record the take site, records
  * its caller, not this body. */
-netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
+__ppcore_take_site netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, gfp_t gfp)
 {
 	if (__PP_FASTPATH_IN_LIBRARY)
-		return ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+		return __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
 	return __page_pool_alloc_netmems_inline(pool, gfp);
 }
 
-struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
+__ppcore_take_site struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 {
 	netmem_ref netmem;
 
 	if (!__PP_FASTPATH_IN_LIBRARY)
 		return __page_pool_alloc_pages_inline(pool, gfp);
-	netmem = ppcore_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
+	netmem = __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);
 	if (unlikely(netmem_is_net_iov(netmem)))
 		return __page_pool_alloc_unreadable(pool, netmem);
 	return __netmem_to_page(netmem);

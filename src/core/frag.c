@@ -129,8 +129,9 @@ static __always_inline netmem_ref page_pool_alloc_frag_netmem_ip(struct page_poo
 	return netmem;
 }
 
-netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool, unsigned int *offset,
-				       unsigned int size, gfp_t gfp)
+__ppcore_take_site netmem_ref page_pool_alloc_frag_netmem(struct page_pool *pool,
+							unsigned int *offset, unsigned int size,
+							gfp_t gfp)
 {
 	return page_pool_alloc_frag_netmem_ip(pool, offset, size, gfp, PPCORE_RET_IP);
 }
@@ -219,8 +220,8 @@ frag_reset:
 	return netmem;
 }
 
-struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
-				  unsigned int size, gfp_t gfp)
+__ppcore_take_site struct page *page_pool_alloc_frag(struct page_pool *pool, unsigned int *offset,
+						     unsigned int size, gfp_t gfp)
 {
 	netmem_ref netmem = page_pool_alloc_frag_netmem_ip(pool, offset, size, gfp,
 							   PPCORE_RET_IP);

@@ -83,7 +83,7 @@ static int holder_cmp(const void *a, const void *b)
 static int holders_collect(const struct page_pool *pool, struct holder_set *set)
 {
 	unsigned long i, nr_pages;
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_coarse_ns();
 
 	if (!ppmm_arena_up())
 		return 0;
@@ -133,7 +133,7 @@ int pp_page_pool_for_each_holder(u32 id, int (*cb)(const struct pp_page_pool_hol
 	return ret;
 }
 
-void pp_page_pool_note_handoff(netmem_ref netmem)
+__ppcore_take_site void pp_page_pool_note_handoff(netmem_ref netmem)
 {
 	if (netmem && netmem_is_pp(netmem))
 		ppcore_netmem_handoff(netmem, PPCORE_RET_IP);

@@ -11,7 +11,9 @@
  * every record racily (READ_ONCE; the pool pointer is stored last with
  * release and read with acquire, so a record seen held has its take's
  * fields, unless it is being retaken at that moment). net_iovs have no
- * record: they are not tracked.
+ * record: they are not tracked. The take time is the coarse clock's (the
+ * tick's resolution, a few ms): a clock read per allocation cost more
+ * than the rest of the tracking together.
  * Layer: core.
  */
 #ifndef _PP_CORE_HOLDERS_H
@@ -34,7 +36,7 @@ static __always_inline void ppcore_holder_out(struct page_pool *pool, netmem_ref
 	o = ppmm_page_owner(__netmem_to_page(netmem));
 	WRITE_ONCE(o->take_ip, ip);
 	WRITE_ONCE(o->handoff_ip, 0UL);
-	WRITE_ONCE(o->take_ns, ktime_get_ns());
+	WRITE_ONCE(o->take_ns, ktime_get_coarse_ns());
 	WRITE_ONCE(o->cpu, (long)smp_processor_id());
 	smp_store_release(&o->pool, (void *)pool);
 }

@@ -50,6 +50,24 @@
 /* The take site a library entry point records: its caller's code. */
 #define PPCORE_RET_IP	((unsigned long)__builtin_return_address(0))
 
+/*
+ * On every entry point that records PPCORE_RET_IP in the builds with
+ * hooks: gcc's identical code folding otherwise merges two such entry
+ * points with equal bodies (__page_pool_alloc_netmems_slow() and the
+ * exported page_pool_alloc_netmems()) and may make one call the other
+ * (it does when TSan instruments both), which records the first as the
+ * take site. Nothing in the builds without hooks.
+ */
+#if (IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS) || IS_ENABLED(CONFIG_PAGEPOOL_POISON)) && \
+	defined(__has_attribute)
+#if __has_attribute(__no_icf__)
+#define __ppcore_take_site	__attribute__((__no_icf__))
+#endif
+#endif
+#ifndef __ppcore_take_site
+#define __ppcore_take_site
+#endif
+
 #if IS_ENABLED(CONFIG_PAGEPOOL_POISON)
 #include "core/poison.h"
 #endif

@@ -134,7 +134,7 @@ struct ppmm_page_owner {
 	void *pool;			/* non-NULL: out of this pool, with a user */
 	unsigned long take_ip;		/* the take site */
 	unsigned long handoff_ip;	/* the last hand-on site, 0: none */
-	u64 take_ns;			/* ktime_get_ns() at the take */
+	u64 take_ns;			/* ktime_get_coarse_ns() at the take */
 	long cpu;			/* smp_processor_id() at the take */
 };
 
@@ -148,8 +148,8 @@ struct ppmm_arena {
 	void *mem;			/* pp_mem_map.base, for munmap */
 	size_t mem_len;
 	size_t map_len;			/* bytes of the struct pages and home words */
-	struct ppmm_page_owner *owners;	/* CONFIG_PAGEPOOL_HOLDERS: one per page */
 	atomic_long_t reserved;		/* pages taken out of circulation */
+	struct ppmm_page_owner *owners;	/* CONFIG_PAGEPOOL_HOLDERS: one per page */
 };
 
 extern struct ppmm_arena ppmm_arena;

@@ -84,6 +84,23 @@ static Dwfl *dwfl_load(void)
  * the function's own line. 0 and *file set, or -1 (then the line table's
  * line is used).
  */
+/*
+ * The compile unit holding @pc. libdw finds it through .debug_aranges,
+ * which clang does not emit by default (and libdw 0.188 does not make up
+ * for): then each CU's own ranges are asked.
+ */
+static Dwarf_Die *cu_of(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, bias);
+
+	if (cu)
+		return cu;
+	while ((cu = dwfl_module_nextcu(mod, cu, bias)) != NULL)
+		if (dwarf_haspc(cu, pc - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
 static int outer_call_site(Dwfl_Module *mod, Dwarf_Addr pc, const char **file, int *lineno)
 {
 	Dwarf_Die *cu, *scopes = NULL, inner, *outer = NULL;
@@ -95,7 +112,7 @@ static int outer_call_site(Dwfl_Module *mod, Dwarf_Addr pc, const char **file, i
 	size_t nfiles;
 	int i, n, ret = -1;
 
-	cu = dwfl_module_addrdie(mod, pc, &bias);
+	cu = cu_of(mod, pc, &bias);
 	if (!cu)
 		return -1;
 	/* The innermost inlined instance holding @pc: dwarf_getscopes()
@@ -156,8 +173,17 @@ static int symbolize_locked(unsigned long ip, char *buf, size_t len)
 	name = dwfl_module_addrinfo(mod, ip - 1, &off, &sym, NULL, NULL, NULL);
 	if (outer_call_site(mod, ip - 1, &file, &lineno)) {
 		line = dwfl_module_getsrc(mod, ip - 1);
-		if (line)
+		if (line) {
 			file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		} else {
+			/* No aranges (cu_of()): the CU's own line table. */
+			Dwarf_Addr bias;
+			Dwarf_Die *cu = cu_of(mod, ip - 1, &bias);
+			Dwarf_Line *dl = cu ? dwarf_getsrc_die(cu, ip - 1 - bias) : NULL;
+
+			if (dl && dwarf_lineno(dl, &lineno) == 0)
+				file = dwarf_linesrc(dl, NULL, NULL);
+		}
 	}
 	if (!name)
 		return sym_fmt_ret(snprintf(buf, len, "%#lx (%s+%#lx)", ip, base_name(modname),
