@@ -3,10 +3,11 @@
 #
 # Holder tracking's cost per allocation: bench_holders from a build without
 # the option (OFF) and one with -Dholders=true (ON), alternated REPS times
-# (same run, so the machine's noise hits both alike; the best of each
-# counts), and under callgrind (instructions per element inside the loop
-# function alone, so background threads do not count: the difference
-# between a 2N- and an N-loop run over N, so the warm-up cancels). Prints
+# (same run, so the machine's noise hits both alike; the median of each
+# build's runs counts, each run the best of its 3 inner repetitions), and
+# under callgrind (instructions per element inside the loop function
+# alone, so background threads do not count: the difference between a 2N-
+# and an N-loop run over N, so the warm-up cancels). Prints
 #   holders: +N instr/alloc, +M ns/alloc
 # Usage: bench_holders.sh OFF_BUILD_DIR ON_BUILD_DIR [REPS]
 # valgrind needs a build without -march beyond x86-64-v3.
@@ -20,17 +21,20 @@ done
 "$off" loops=1000 reps=1 | grep -q 'holders=off' || { echo "$off: not a holders=off build"; exit 1; }
 "$on" loops=1000 reps=1 | grep -q 'holders=on' || { echo "$on: not a holders=on build"; exit 1; }
 
-best() {	# best ns/alloc of REPS alternated runs of $1
+one() {	# ns/alloc of one run of $1 (its best of 3 inner reps)
 	"$1" loops=2000000 reps=3 | sed -n 's/.*: \([0-9.]*\) ns\/alloc/\1/p'
 }
-ns_off=; ns_on=
+median() {	# the median of the numbers on stdin, one per line
+	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+runs_off=; runs_on=
 i=0
 while [ $i -lt "$reps" ]; do
-	a=$(best "$off"); b=$(best "$on")
-	ns_off=$(printf '%s\n%s\n' "$a" "${ns_off:-$a}" | sort -g | head -n 1)
-	ns_on=$(printf '%s\n%s\n' "$b" "${ns_on:-$b}" | sort -g | head -n 1)
+	runs_off="$runs_off $(one "$off")"; runs_on="$runs_on $(one "$on")"
 	i=$((i + 1))
 done
+ns_off=$(printf '%s\n' $runs_off | median)
+ns_on=$(printf '%s\n' $runs_on | median)
 
 ir() {	# instructions of $1 with loops=$2, one rep, counted inside the loop only
 	valgrind --tool=callgrind --toggle-collect=alloc_recycle_loop --callgrind-out-file=/dev/null \
