@@ -54,7 +54,8 @@ struct pp_telemetry_config {
  * Return: 0; -EALREADY when it is running; -EPERM for a directory owned
  * by another uid or open to group or others; -ENAMETOOLONG for a socket
  * path longer than a sockaddr_un holds; -EADDRINUSE when a server of this
- * pid already answers there; -EINVAL for max_clients above 65536; another
+ * pid already answers there; -EEXIST when something other than a socket
+ * is at that path (it is left alone); -EINVAL for max_clients above 65536; another
  * -errno of mkdir(), socket(), bind() or pthread_create(); -EOPNOTSUPP
  * without CONFIG_PAGEPOOL_TELEMETRY.
  */

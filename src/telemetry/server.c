@@ -865,11 +865,16 @@ static void server_close_fds(void)
 static int server_listen(const char *dir)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
 	int fd, n, err;
 
 	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%d.sock", dir, (int)getpid());
 	if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
+	/* Something at the path that is not a socket is not ours to remove
+	 * (a socket there is an earlier server's: checked below). */
+	if (!lstat(sa.sun_path, &st) && !S_ISSOCK(st.st_mode))
+		return -EEXIST;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
@@ -880,14 +885,19 @@ static int server_listen(const char *dir)
 		return -EADDRINUSE;
 	}
 	close(fd);
-	unlink(sa.sun_path);
+	if (!lstat(sa.sun_path, &st) && S_ISSOCK(st.st_mode))
+		unlink(sa.sun_path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	/* The directory is 0700 already; the file is 0600 from the start. */
-	if (fchmod(fd, 0600) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    chmod(sa.sun_path, 0600) || listen(fd, 64)) {
+	/* The directory is 0700 already; the file is 0600 from the start.
+	 * Only a socket this call bound is unlinked on failure. */
+	if (fchmod(fd, 0600) || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (chmod(sa.sun_path, 0600) || listen(fd, 64)) {
 		err = -errno;
 		close(fd);
 		unlink(sa.sun_path);
@@ -1065,6 +1075,9 @@ __attribute__((constructor)) static void tlm_init(void)
 	pthread_atfork(NULL, NULL, tlm_atfork_child);
 	if (env && !strcmp(env, "1"))
 		ppcore_set_create_hook(tlm_env_start);
+	else if (env && *env && strcmp(env, "0"))
+		pr_warn("pagepool: PAGEPOOL_TELEMETRY=%s is neither 1 (start the telemetry server) nor 0; not started\n",
+			env);
 }
 
 /* A process that exits without pp_telemetry_stop() leaves no socket

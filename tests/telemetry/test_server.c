@@ -894,6 +894,35 @@ static void test_fork_child(void **state)
 	pp_telemetry_stop();
 }
 
+/* Something other than a socket at <dir>/<pid>.sock is someone's file:
+ * the start refuses (-EEXIST) and leaves it, a regular file or a
+ * directory alike. */
+static void test_not_a_socket_left_alone(void **state)
+{
+	struct pp_telemetry_config cfg = { .dir = tdir };
+	char path[128];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/%d.sock", tdir, (int)getpid());
+	fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pp_telemetry_start(&cfg), -EEXIST);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(pp_telemetry_start(&cfg), -EEXIST);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(rmdir(path), 0);
+	/* With the path free it starts. */
+	start(0);
+	pp_telemetry_stop();
+}
+
 static void test_dir_permissions(void **state)
 {
 	struct pp_telemetry_config cfg = { 0 };
@@ -986,6 +1015,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_holders_get, test_teardown),
 		cmocka_unit_test_teardown(test_stop_leaves_nothing, test_teardown),
 		cmocka_unit_test_teardown(test_fork_child, test_teardown),
+		cmocka_unit_test_teardown(test_not_a_socket_left_alone, test_teardown),
 		cmocka_unit_test_teardown(test_dir_permissions, test_teardown),
 	};
 	struct pp_mem_config cfg = { .size = 64 << 20, .nr_nodes = 1 };
