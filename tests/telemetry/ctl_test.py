@@ -512,6 +512,17 @@ def test_errors(inst, args):
     check_eq(r.returncode, 0, "list with a stale socket: exit code")
     check("removed the stale socket" in r.stderr, "list says it removed the stale socket")
     check(not os.path.exists(stale), "list removed the stale socket")
+    # A regular file with a socket's name is someone's: list leaves it.
+    with open(stale, "w") as f:
+        f.write("not a socket\n")
+    r = run_ctl(inst, ["list"], sockdir)
+    check_eq(r.returncode, 0, "list with a file named like a socket: exit code")
+    check(os.path.exists(stale), "list left a regular file named <pid>.sock alone")
+    os.unlink(stale)
+    for cmd in ("show", "holders"):
+        r = run_ctl(inst, [cmd, "1", "2"], sockdir)
+        check_eq(r.returncode, 2, "%s with two pool ids: exit code" % cmd)
+        check("takes one POOL id" in r.stderr, "%s with two pool ids: the message" % cmd)
 
     prog = inst.cc("ctl_target", [os.path.join(inst.src, "tests/telemetry/ctl_target.c")])
     t = Target(inst, prog, sockdir)

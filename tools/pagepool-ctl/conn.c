@@ -222,6 +222,15 @@ int ctl_read_msg(struct ctl_conn *c, json_t **msg, int timeout_ms, char *raw, si
 			continue;
 		if (c->cap - c->len < 4096) {
 			size_t cap = c->cap ? 2 * c->cap : 65536;
+
+			/* A reply line longer than any server sends (a dump of
+			 * 4096 pools is about 1 MiB): a broken or hostile peer,
+			 * not something to hold in memory. */
+			if (cap > CTL_MAX_REPLY) {
+				set_error(c, EMSGSIZE, "process %d sent a line longer than %d MiB",
+					  (int)c->pid, CTL_MAX_REPLY >> 20);
+				return -EMSGSIZE;
+			}
 			char *nb = realloc(c->buf, cap);
 
 			if (!nb) {

@@ -20,6 +20,8 @@
 /* How long a reply may take. The server answers from its own thread at
  * once; a dump of thousands of pools is still far below this. */
 #define CTL_REPLY_TIMEOUT_MS	5000
+/* The longest reply line read; a longer one is an error (EMSGSIZE). */
+#define CTL_MAX_REPLY		(64 << 20)
 
 /* The server's error object, or a local failure dressed the same way. */
 struct ctl_error {

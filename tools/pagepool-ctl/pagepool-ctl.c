@@ -224,6 +224,15 @@ static void table_free(struct table *t)
 
 /* ---- connecting ---------------------------------------------------------- */
 
+/* Only a socket is removed as stale: a file of another kind that happens
+ * to be named <pid>.sock is someone's, not a dead server's. */
+static bool is_socket(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISSOCK(st.st_mode);
+}
+
 static bool proc_alive(pid_t pid)
 {
 	char p[32];
@@ -317,7 +326,7 @@ static int open_all(const struct opts *o, struct ctl_conn *conns, int max, bool 
 			continue;
 		}
 		if (r == -ECONNREFUSED && !proc_alive(pids[i])) {
-			if (clean && unlink(c->path) == 0)
+			if (clean && is_socket(c->path) && unlink(c->path) == 0)
 				fprintf(stderr, "pagepool-ctl: removed the stale socket %s "
 					"(process %d is gone)\n", c->path, (int)pids[i]);
 			continue;
@@ -1049,6 +1058,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "show") || !strcmp(cmd, "holders") ||
 	    (!strcmp(cmd, "stats") && nargs == 1)) {
+		if (nargs > 1)
+			return usage_error("%s takes one POOL id", cmd);
 		if (nargs != 1)
 			return usage_error("%s needs a POOL id", cmd);
 		if (ctl_parse_pool(argv[optind + 1], &id))
