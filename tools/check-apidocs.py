@@ -240,10 +240,11 @@ def check_comments(roots, incs, cc, exported, errors):
     return n
 
 
-def run_doxygen(inputs, out, errors):
-    """(b): doxygen over @inputs into @out; every warning is an error."""
+def run_doxygen(inputs, out, errors, mainpage=''):
+    """(b): doxygen over @inputs (and the @mainpage file) into @out; every
+    warning is an error."""
     env = dict(os.environ, PP_SRCDIR=ROOT, PP_APIDIR=os.path.abspath(out),
-               PP_INPUT=' '.join(inputs))
+               PP_INPUT=' '.join(inputs), PP_MAINPAGE=mainpage)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     r = subprocess.run(['doxygen', os.path.join(ROOT, 'docs/Doxyfile')], env=env,
@@ -295,7 +296,8 @@ def main():
             if not a.no_doxygen and not a.plant:
                 if not shutil.which('doxygen'):
                     sys.exit('check-apidocs.py: no doxygen (make docs installs it)')
-                nwarn = run_doxygen([include], a.out, errors)
+                nwarn = run_doxygen([include], a.out, errors,
+                                    os.path.join(ROOT, 'docs/api-mainpage.dox'))
 
     for e in errors:
         print(e)
