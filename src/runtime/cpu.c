@@ -25,6 +25,15 @@
  * __PP_SOFTIRQ_SHARED bit in its pending mask sends local_bh_enable() to
  * the slow path that gives the lock back. The last member to leave runs
  * the shared CPU's offline work (its tasklets, the offline hooks).
+ *
+ * Library threads (the work queue's worker, the RCU callback thread, the
+ * telemetry server: pprt_thread_mark_library()) never take an id: the ids
+ * are the application's to number its threads with, and a helper thread
+ * that took the lowest free one for good would make the application's
+ * pp_thread_register() of it fail. Their lazy registration joins the
+ * shared CPU at once, quietly (the WARN is about the application's
+ * threads outnumbering the ids). Threads the application creates through
+ * the runtime (kthread_run() and the rest) are the application's.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -101,6 +110,8 @@ static bool shared_warned;
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread bool shared_member __attribute__((tls_model("initial-exec")));
 static __thread bool shared_held __attribute__((tls_model("initial-exec")));
+/* Set once by a library thread for itself (pprt_thread_mark_library()). */
+static __thread bool library_thread __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
@@ -330,8 +341,9 @@ static noinline void shared_join(void)
 	/* Left at thread exit, as an id is given back. */
 	pthread_setspecific(exit_key, (void *)1);
 	pprt_rcu_thread_online();
-	/* Once per process, counted once (WARN_ONCE() counts every hit). */
-	WARN(!__atomic_exchange_n(&shared_warned, true, __ATOMIC_RELAXED),
+	/* Once per process, counted once (WARN_ONCE() counts every hit); a
+	 * library thread is there by design, not for want of an id. */
+	WARN(!library_thread && !__atomic_exchange_n(&shared_warned, true, __ATOMIC_RELAXED),
 	     "pagepool: more than %d threads use the library: the threads past that share CPU %d (correct, slower: their bottom-half sections take turns; meson -Dnr_cpus raises the limit)",
 	     __PP_CPU_SHARED, __PP_CPU_SHARED);
 }
@@ -382,10 +394,16 @@ static void shared_leave(void)
 	pthread_setspecific(exit_key, NULL);
 }
 
+void pprt_thread_mark_library(void)
+{
+	library_thread = true;
+}
+
 /*
  * smp_processor_id() of a thread without an id: claim a free one, or run
- * on the shared CPU (never abort: a library must not). For a member the
- * answer is __PP_CPU_SHARED, stable while it holds the shared CPU.
+ * on the shared CPU (never abort: a library must not); a library thread
+ * always runs there. For a member the answer is __PP_CPU_SHARED, stable
+ * while it holds the shared CPU.
  */
 int __pp_cpu_lazy_register(void)
 {
@@ -393,6 +411,10 @@ int __pp_cpu_lazy_register(void)
 
 	if (shared_member)
 		return __PP_CPU_SHARED;
+	if (unlikely(library_thread)) {
+		shared_join();
+		return __PP_CPU_SHARED;
+	}
 	cpu = pp_thread_register(-1);
 	if (likely(cpu >= 0))
 		return cpu;

@@ -185,6 +185,7 @@ static void run_callbacks(struct pprt_cb *list)
 static void *cb_thread(void *arg)
 {
 	(void)arg;
+	pprt_thread_mark_library();	/* runs on the shared CPU, takes no id */
 	for (;;) {
 		struct pprt_cb *list;
 

@@ -27,6 +27,12 @@ int pprt_register_cpu_offline_hook(void (*fn)(int cpu));
 int pprt_register_cpu_idle_hook(void (*fn)(void));
 void pprt_cpu_idle(void);
 
+/* Marks the calling thread as one of the library's own (the work queue's
+ * worker, the RCU callback thread, the telemetry server), before it runs
+ * any library code: it never takes a CPU id, its smp_processor_id() is
+ * __PP_CPU_SHARED (cpu.c). Ids stay the application's. */
+void pprt_thread_mark_library(void);
+
 /* A full memory barrier on every running thread of the process
  * (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)), for asymmetric fences:
  * the other side then needs none. False if the system has none. */

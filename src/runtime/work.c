@@ -6,6 +6,8 @@
  * the worker sleeps on a CLOCK_MONOTONIC timed wait until the first item is
  * due. "running" names the item being executed, so cancel_*_sync() and
  * flush_*() can wait for it (wq_done is broadcast after each item).
+ * The worker is a library thread: it runs on the shared CPU and never takes
+ * a CPU id from the application (cpu.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -86,15 +88,16 @@ inserted:
 static void *worker(void *arg)
 {
 	(void)arg;
+	pprt_thread_mark_library();	/* runs on the shared CPU, takes no id */
 	pthread_mutex_lock(&wq_lock);
 	for (;;) {
 		struct work_struct *work;
 		unsigned long now;
 
 		if (list_empty(&wq_list)) {
-			/* Idle: what the work left on this thread's per-CPU
-			 * lists (pages the deferred release freed) goes back,
-			 * instead of waiting there until the next item. */
+			/* Idle: the idle hooks run (the mm layer gives back
+			 * what a thread with an id keeps on its per-CPU lists;
+			 * on the shared CPU the worker keeps none). */
 			pprt_cpu_idle();
 			pthread_cond_wait(&wq_cond, &wq_lock);
 			continue;

@@ -52,6 +52,7 @@
 #include <pagepool/telemetry.h>
 
 #include "core/registry_hooks.h"
+#include "runtime/runtime_internal.h"
 #include "telemetry/telemetry_internal.h"
 
 #define PPTLM_DEFAULT_CLIENTS	16
@@ -722,6 +723,7 @@ static void *server_thread(void *arg)
 	unsigned int i;
 
 	(void)arg;
+	pprt_thread_mark_library();	/* runs on the shared CPU, takes no id */
 	while (!READ_ONCE(srv.stop)) {
 		u64 now = now_ns(), next = 0;
 		int timeout = -1;
