@@ -26,6 +26,14 @@ extern "C" {
  * a CPU id at a time, so per-CPU data is touched by one thread only (as in
  * the kernel, where a CPU runs one context at a time). Threads that use the
  * library without registering are registered lazily with a free id.
+ * The ids are the application's: the library's own threads (the work
+ * queue's worker that runs deferred releases after page_pool_destroy(),
+ * the call_rcu() callback thread, the telemetry server) never take one,
+ * they run on the shared CPU below (smp_processor_id() answers
+ * PP_CPU_SHARED there), so pp_thread_register(N) of an id the application
+ * did not use never fails because of them. Threads the application creates
+ * through the runtime (kthread_run() and the rest) are the application's
+ * and are given ids as any other thread.
  *
  * PP_NR_CPUS ids (meson -Dnr_cpus, CONFIG_NR_CPUS; default 256). Ids 0 ..
  * PP_NR_CPUS - 2 are owned by one thread each. The last, PP_CPU_SHARED, is
@@ -54,6 +62,9 @@ extern "C" {
  *   - Registered threads pay nothing: they never have a negative id, and
  *     every one of these cases is reached through the branch that already
  *     handled a thread without one (lazy registration), or a slow path.
+ * The library's threads are members from their first use of a CPU id on,
+ * without the WARN; pp_nr_registered_cpus() counts the shared CPU as one
+ * then. They serialise their bottom-half regions with the other members'.
  * A thread on the shared CPU keeps it until it exits or unregisters;
  * pp_thread_register() may move it to an id that has become free.
  */
