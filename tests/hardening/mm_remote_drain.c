@@ -3,7 +3,7 @@
  * Free memory that could not be allocated. Pages released by
  * the deferred-release worker sat on that thread's per-CPU list; with a
  * 4 MiB arena CPU 0 got 693 of 1024 pages while the stats said 1024 free.
- * Now the worker gives its lists back when it goes idle, and an allocation
+ * Now the worker keeps none (it runs on the shared CPU), and an allocation
  * that would fail first drains every other CPU's lists (the kernel's
  * drain_all_pages()), safely against an owner that uses them meanwhile.
  *
@@ -118,8 +118,9 @@ static void test_worker_strands_nothing(void **state)
 	pp_mem_get_stats(&st);
 	assert_int_equal(st.free_pages, st.total_pages);
 	assert_int_equal(st.pp_pages, 0);
-	/* The worker went idle: it gave its lists back by itself (it may
-	 * still be on its way to sleep when run_all returns: wait a bit). */
+	/* The worker left nothing on a per-CPU list: it runs on the shared
+	 * CPU, which has none (a worker with an id gave them back when it
+	 * went idle, maybe after run_all returned: wait a bit). */
 	assert_true(wait_others_lists_empty());
 	/* Free, so allocatable: by CPU 0, all of them. */
 	assert_cpu0_gets_everything();
