@@ -17,6 +17,11 @@
 #include <net/page_pool/helpers.h>
 #include <pagepool.h>
 
+/* The installed <generated/autoconf.h> must say what the library is. */
+#if !IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS)
+#error "the installed headers are not a -Dholders=true build's"
+#endif
+
 /* Keep the test functions whole: no clone, no interprocedural change
  * (gcc's noipa; clang makes neither of those here). */
 #if defined(__has_attribute) && __has_attribute(__noipa__)
