@@ -163,15 +163,20 @@ void ppcore_holders_warn(struct page_pool *pool)
 
 		if (h->handoff_ip)
 			holder_site(h->handoff_ip, handoff, sizeof(handoff));
-		pr_warn("page_pool id %u: %llu pages held since %s on cpu %d, for %llu s%s%s\n",
-			pool->user.id, (unsigned long long)h->pages,
+		pr_warn("page_pool id %u: %llu page%s held since %s on cpu %d, for %llu s%s%s\n",
+			pool->user.id, (unsigned long long)h->pages, h->pages == 1 ? "" : "s",
 			holder_site(h->take_ip, take, sizeof(take)), h->cpu,
 			(unsigned long long)(h->held_ns / NSEC_PER_SEC),
 			h->handoff_ip ? ", last handed on at " : "", h->handoff_ip ? handoff : "");
 	}
-	if (set.nr > PPCORE_HOLDERS_WARN_MAX)
-		pr_warn("page_pool id %u: ... %zu more\n", pool->user.id,
-			set.nr - PPCORE_HOLDERS_WARN_MAX);
+	if (set.nr > PPCORE_HOLDERS_WARN_MAX) {
+		unsigned long long rest = 0;
+
+		for (i = PPCORE_HOLDERS_WARN_MAX; i < set.nr; i++)
+			rest += set.v[i].pages;
+		pr_warn("page_pool id %u: ... %zu more sites, %llu page%s\n", pool->user.id,
+			set.nr - PPCORE_HOLDERS_WARN_MAX, rest, rest == 1 ? "" : "s");
+	}
 	free(set.v);
 }
 

@@ -127,7 +127,7 @@ static void test_leak_attributed(void **state)
 	pp_test_log_clear();
 	page_pool_destroy(pool);
 	msleep(WARN_MS * 3);
-	snprintf(buf, sizeof(buf), "page_pool id %u: 1 pages held since leak_rx_fill+0x", id);
+	snprintf(buf, sizeof(buf), "page_pool id %u: 1 page held since leak_rx_fill+0x", id);
 	assert_true(pp_test_log_contains(buf));
 	snprintf(buf, sizeof(buf), "(test_holders.c:%d) on cpu 0, for 0 s\n", leak_line);
 	assert_true(pp_test_log_contains(buf));

@@ -50,8 +50,8 @@ int ctl_fmt_holder(json_t *h, char *buf, size_t len)
 		return -EINVAL;
 	if (!take)
 		take = json_string_value(json_object_get(h, "take-ip"));
-	add(buf, len, &off, "%lld pages held since %s on cpu %lld, for ", ll_or0(h, "pages"),
-	    take ? take : "?", ll_or0(h, "cpu"));
+	add(buf, len, &off, "%lld page%s held since %s on cpu %lld, for ", ll_or0(h, "pages"),
+	    ll_or0(h, "pages") == 1 ? "" : "s", take ? take : "?", ll_or0(h, "cpu"));
 	/* Whole seconds as the stalled-destroy warning prints them; under
 	 * 10 s a tenth tells a fresh page from one just taken. */
 	if (ms >= 10000)
