@@ -185,9 +185,18 @@ static int symbolize_locked(unsigned long ip, char *buf, size_t len)
 				file = dwarf_linesrc(dl, NULL, NULL);
 		}
 	}
-	if (!name)
+	if (!name) {
+		Dl_info info;
+
+		/* Dwfl's module ranges from /proc/self/maps can take in an
+		 * anonymous mapping placed right after a module's bss (seen
+		 * under ThreadSanitizer): an address no loaded object's
+		 * segments hold is nobody's code. */
+		if (!dladdr((void *)ip, &info) || !info.dli_fname)
+			return -ENOENT;
 		return sym_fmt_ret(snprintf(buf, len, "%#lx (%s+%#lx)", ip, base_name(modname),
 					    ip - (unsigned long)start));
+	}
 	if (file && lineno > 0)
 		return sym_fmt_ret(snprintf(buf, len, "%s+%#lx (%s:%d)", name,
 					    (unsigned long)off + 1, base_name(file), lineno));
