@@ -416,38 +416,6 @@ static int op_process_get(json_t **reply)
 	return o ? 0 : -ENOMEM;
 }
 
-struct holders {
-	struct pp_page_pool_holder *v;
-	size_t nr, cap;
-};
-
-/* Collect only: the symbols are looked up after the walk. */
-static int holder_cb(const struct pp_page_pool_holder *h, void *arg)
-{
-	struct holders *hs = arg;
-
-	if (hs->nr == hs->cap) {
-		size_t cap = hs->cap ? hs->cap * 2 : 16;
-		void *p = realloc(hs->v, cap * sizeof(*hs->v));
-
-		if (!p)
-			return -ENOMEM;
-		hs->v = p;
-		hs->cap = cap;
-	}
-	hs->v[hs->nr++] = *h;
-	return 0;
-}
-
-static int by_pages_desc(const void *a, const void *b)
-{
-	const struct pp_page_pool_holder *x = a, *y = b;
-
-	if (x->pages != y->pages)
-		return x->pages < y->pages ? 1 : -1;
-	return x->held_ns < y->held_ns ? 1 : x->held_ns > y->held_ns ? -1 : 0;
-}
-
 /* "func+0x40 (file.c:212)", or the bare address when nothing maps it. */
 static json_t *site_json(unsigned long ip)
 {
@@ -459,44 +427,40 @@ static json_t *site_json(unsigned long ip)
 	return json_string(buf) ?: json_sprintf("%#lx", ip);
 }
 
+/* One group, symbolised as it comes: pp_page_pool_for_each_holder()
+ * gives the groups biggest first and calls back with no lock held. */
+static int holder_json_cb(const struct pp_page_pool_holder *h, void *arg)
+{
+	json_t *o = json_pack("{s:I,s:o,s:o,s:i,s:I}", "pages", (json_int_t)h->pages,
+			      "take-site", site_json(h->take_ip),
+			      "take-ip", json_sprintf("%#lx", h->take_ip),
+			      "cpu", h->cpu,
+			      "held-for-ms", (json_int_t)(h->held_ns / 1000000));
+
+	if (o && h->handoff_ip && json_object_set_new(o, "handoff-site", site_json(h->handoff_ip))) {
+		json_decref(o);
+		o = NULL;
+	}
+	return !o || json_array_append_new(arg, o) ? -ENOMEM : 0;
+}
+
 static int op_holders_get(const struct pptlm_request *req, json_t **reply, char *msg,
 			  size_t len)
 {
-	struct holders hs = { 0 };
-	json_t *arr;
-	size_t i;
+	json_t *arr = json_array();
 	int err;
 
-	err = pp_page_pool_for_each_holder(req->id, holder_cb, &hs);
+	if (!arr)
+		return -ENOMEM;
+	err = pp_page_pool_for_each_holder(req->id, holder_json_cb, arr);
 	if (err == -EOPNOTSUPP)
 		snprintf(msg, len, "holder tracking is not in this build (meson -Dholders=true)");
 	else if (err == -ENOENT)
 		snprintf(msg, len, "no pool with id %u", req->id);
-	arr = err ? NULL : json_array();
-	if (arr)
-		qsort(hs.v, hs.nr, sizeof(*hs.v), by_pages_desc);
-	for (i = 0; arr && i < hs.nr; i++) {
-		const struct pp_page_pool_holder *h = &hs.v[i];
-		json_t *o = json_pack("{s:I,s:o,s:o,s:i,s:I}", "pages", (json_int_t)h->pages,
-				      "take-site", site_json(h->take_ip),
-				      "take-ip", json_sprintf("%#lx", h->take_ip),
-				      "cpu", h->cpu,
-				      "held-for-ms", (json_int_t)(h->held_ns / 1000000));
-
-		if (o && h->handoff_ip &&
-		    json_object_set_new(o, "handoff-site", site_json(h->handoff_ip))) {
-			json_decref(o);
-			o = NULL;
-		}
-		if (!o || json_array_append_new(arr, o)) {
-			json_decref(arr);
-			arr = NULL;
-			err = -ENOMEM;
-		}
-	}
-	free(hs.v);
-	if (err)
+	if (err) {
+		json_decref(arr);
 		return err;
+	}
 	*reply = arr;
 	return 0;
 }
