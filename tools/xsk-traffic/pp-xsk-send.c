@@ -183,8 +183,10 @@ static int send_xdp(const struct opts *o, struct result *r)
 		.bind_flags = XDP_COPY,
 	};
 	size_t size = (size_t)XDP_NR_FRAMES * XDP_FRAME_SIZE;
-	struct xsk_ring_prod fq, tx;
-	struct xsk_ring_cons cq;
+	/* Zeroed: xsk_umem__create() leaves the completion ring's cached
+	 * indices as it finds them. */
+	struct xsk_ring_prod fq = {}, tx = {};
+	struct xsk_ring_cons cq = {};
 	struct xsk_umem *umem = NULL;
 	struct xsk_socket *xsk = NULL;
 	uint64_t *free_addrs, posted = 0, completed = 0, busy = 0, invalid = 0, seq = 0;
@@ -205,7 +207,14 @@ static int send_xdp(const struct opts *o, struct result *r)
 		ret = 1;
 		goto out;
 	}
-	err = xsk_socket__create(&xsk, o->ifname, 0, umem, NULL, &tx, &scfg);
+	/* EBUSY: the queue still has the socket of a program that just
+	 * exited (the kernel lets go of it a little later); wait for it. */
+	for (int tries = 0;; tries++) {
+		err = xsk_socket__create(&xsk, o->ifname, 0, umem, NULL, &tx, &scfg);
+		if (err != -EBUSY || tries == 50)
+			break;
+		usleep(100 * 1000);
+	}
 	if (err) {
 		fprintf(stderr, "pp-xsk-send: AF_XDP socket on %s queue 0: %s\n", o->ifname,
 			strerror(-err));
