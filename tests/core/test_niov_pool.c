@@ -233,6 +233,10 @@ int main(void)
 	dev = pp_device_create("niov1", PP_DMA_IOMMU, PP_DMA_DEBUG);
 	netdev = alloc_etherdev(0);
 	register_netdev(netdev);
+	/* PP_TEST_FILTER=NAME runs one test alone (a failed one leaves the
+	 * queue bound, and the later ones fail their set-up). */
+	if (getenv("PP_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("PP_TEST_FILTER"));
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
 	unregister_netdev(netdev);
 	free_netdev(netdev);
