@@ -483,6 +483,39 @@ static void test_unbound_and_stale_warn(void **state)
 	xt_default_generation();
 }
 
+static int holder_cb(const struct pp_page_pool_holder *h, void *arg)
+{
+	struct pp_page_pool_holder *out = arg;
+
+	if (h->handoff_ip)
+		*out = *h;
+	return 0;
+}
+
+/* Holder tracking (meson -Dholders=true): the conversion of a frame on a
+ * net_iov's memory is recorded as the net_iov's hand-on site, as it is for
+ * a page (the page behind it is no pool's: the note resolves it). */
+static void test_holders_handoff(void **state)
+{
+	struct pp_page_pool_holder h = { 0 };
+	struct xdp_buff xdp;
+	struct xdp_frame *f;
+	struct niov_env e;
+
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PAGEPOOL_HOLDERS)) {
+		print_message("    holder tracking is not in this build (meson -Dholders=true)\n");
+		skip();
+	}
+	env_up(&e, 2, false);
+	f = niov_frame(page_pool_dev_alloc_netmems(e.pool), 0, PAGE_SIZE, &e.rxq, &xdp);
+	assert_int_equal(pp_page_pool_for_each_holder(pp_page_pool_id(e.pool), holder_cb, &h), 0);
+	assert_int_equal(h.pages, 1);
+	assert_true(h.handoff_ip != 0);
+	xdp_return_frame(f);
+	env_down(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_frags_counted_by_pp_ref_count),
 		cmocka_unit_test(test_return_after_destroy),
 		cmocka_unit_test(test_unbound_and_stale_warn),
+		cmocka_unit_test(test_holders_handoff),
 	};
 
 	xdp_test_init();
