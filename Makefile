@@ -118,14 +118,29 @@ define bench_reconfigure
 		ninja -C $(BUILD_ALL) -j $(JOBS); fi
 endef
 
-bench: deps-bench build-all
+# Then the AF_XDP forwarder against the fixed-frame baseline
+# (bench/bench_xsk_fwd.sh, docs/BENCHMARKS.md) in the default build, the
+# one users get: as root where network namespaces and AF_XDP work, else
+# one "skipped" line.
+bench: deps-bench build-all build
 	$(bench_reconfigure)
 	@tools/bench/run_bench.py --build $(BUILD_ALL) --out results --reps $(BENCH_REPS)
+	@bench/bench_xsk_fwd.sh --build $(BUILD) --out results/bench-xsk.txt
+
+# The AF_XDP forwarder alone: XSK_ROUNDS interleaved rounds of
+# XSK_SECONDS per measurement.
+XSK_ROUNDS  ?= 5
+XSK_SECONDS ?= 3
+.PHONY: bench-xsk
+bench-xsk: build
+	@bench/bench_xsk_fwd.sh --build $(BUILD) --rounds $(XSK_ROUNDS) --duration $(XSK_SECONDS) \
+		--out results/bench-xsk.txt
 
 .PHONY: bench-short
-bench-short: deps-bench build-all
+bench-short: deps-bench build-all build
 	$(bench_reconfigure)
 	@tools/bench/run_bench.py --build $(BUILD_ALL) --out results/short --short
+	@bench/bench_xsk_fwd.sh --build $(BUILD) --short --out results/short/bench-xsk.txt
 
 # The API reference (docs/api/index.html, generated, not in git): doxygen
 # over the installed headers, whose kernel-doc comments
