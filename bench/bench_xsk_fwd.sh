@@ -21,9 +21,11 @@
 # the raw JSON of every process to OUT.jsonl.
 #
 # Usage: bench/bench_xsk_fwd.sh [--build DIR] [--rounds R] [--duration S]
-#        [--cpus S,F,K] [--out FILE] [--short] [-- XDP_FWD_FLAGS...]
-#   defaults: build, 5 rounds, 3 s, CPUs 0,1,1, xdp_fwd flags --mode drv
+#        [--cpus S,F,K] [--out FILE] [--short] [--only pagepool|fixed]
+#        [-- XDP_FWD_FLAGS...]
+#   defaults: build, 5 rounds, 3 s, CPUs 0,1,1 (-1: not pinned), xdp_fwd flags --mode drv
 #   --short: 1 round of 0.5 s (CI: fails if a program fails, never on rate)
+#   --only: one frame manager (no ratio), to look at it alone
 # Not root, or no network namespaces or AF_XDP: one "skipped" line, exit 0.
 # Layer: bench.
 set -euo pipefail
@@ -36,6 +38,7 @@ duration=3
 cpus=0,1,1
 out=
 short=0
+only=
 fwd_flags=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -45,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--short) short=1; rounds=1; duration=0.5; shift ;;
+	--only) only=$2; shift 2 ;;
 	--) shift; fwd_flags=("$@"); break ;;
 	-h|--help) sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench_xsk_fwd.sh: unknown argument $1" >&2; exit 2 ;;
@@ -111,11 +115,24 @@ measure() {
 	sp=$!
 	pids+=("$sp")
 	for _ in $(seq 1 50); do grep -q listening "$tmp/sink.err" && break; sleep 0.1; done
-	ip netns exec "$prefix-fwd" "$fwd" --in vf0 --out vf1 --frames "$frames" --cpu "$cpu_fwd" \
+	local fcpu=()
+	[ "$cpu_fwd" -lt 0 ] || fcpu=(--cpu "$cpu_fwd")
+	ip netns exec "$prefix-fwd" "$fwd" --in vf0 --out vf1 --frames "$frames" "${fcpu[@]}" \
 		--quiet --totals-json "$tmp/totals.json" "${fwd_flags[@]}" >"$tmp/fwd.out" 2>"$tmp/fwd.err" &
 	fp=$!
 	pids+=("$fp")
-	wait_ready "$tmp/fwd.err" "$fp"
+	if ! wait_ready "$tmp/fwd.err" "$fp"; then
+		# The queue stays busy until the kernel's deferred release of
+		# the previous forwarder's sockets has run: once more, later.
+		grep -qi busy "$tmp/fwd.err" || return 1
+		sleep 1
+		ip netns exec "$prefix-fwd" "$fwd" --in vf0 --out vf1 --frames "$frames" "${fcpu[@]}" \
+			--quiet --totals-json "$tmp/totals.json" "${fwd_flags[@]}" \
+			>"$tmp/fwd.out" 2>"$tmp/fwd.err" &
+		fp=$!
+		pids+=("$fp")
+		wait_ready "$tmp/fwd.err" "$fp"
+	fi
 	ip netns exec "$prefix-tx" "$send" --ifname vs0 --mode "$mode" --duration "$duration" \
 		--dst 02:70:70:00:00:02 --cpu "$cpu_send" --json >"$tmp/send.out"
 	wait "$sp" || true
@@ -144,6 +161,7 @@ PY
 echo "bench-xsk: $rounds rounds of ${duration} s, CPUs send/fwd/sink $cpus, xdp_fwd ${fwd_flags[*]}"
 for r in $(seq 1 "$rounds"); do
 	if [ $((r % 2)) -eq 1 ]; then order="pagepool fixed"; else order="fixed pagepool"; fi
+	[ -z "$only" ] || order=$only
 	for mode in xdp packet; do
 		for frames in $order; do
 			measure "$r" "$mode" "$frames"
