@@ -15,7 +15,7 @@
  * MADV_HUGEPAGE, then faulted in (MADV_POPULATE_WRITE and a touch loop).
  * The kernel side is the pagepool path's: the same XDP program and XSKMAP
  * (drivers/xsk/xsk_bpf.h), the same copy-mode bind flags, ring sizes and
- * batch size (FWD_BATCH), the same kick per batch, the same busy-poll loop
+ * batch size (FWD_BATCH), the same kicks (kick_tx()), the same busy-poll loop
  * on one thread (fwd_tick() between iterations).
  *
  * --completion other: a second thread, pinned to the next allowed host
@@ -314,6 +314,21 @@ static inline bool tx_pending(void)
 	return __atomic_load_n(F.tx.consumer, __ATOMIC_ACQUIRE) != F.tx.cached_prod;
 }
 
+/*
+ * Copy mode sends in the sendto() call, at most 32 descriptors per call
+ * (the kernel's TX budget; it returns EAGAIN when it stopped there, or when
+ * the completion ring is full). So: kick while descriptors are pending and
+ * the kernel says EAGAIN, a batch's worth of calls at most.
+ */
+static inline void kick_tx(void)
+{
+	int i;
+
+	for (i = 0; i < FWD_BATCH / 32 + 1 && tx_pending(); i++)
+		if (sendto(F.fd_out, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 || errno != EAGAIN)
+			break;
+}
+
 static int fixed_run(const struct fwd_opts *o)
 {
 	uint32_t n, idx_rx, idx_tx, i, ours, ntx;
@@ -321,6 +336,7 @@ static int fixed_run(const struct fwd_opts *o)
 	enum fwd_drop why;
 	uint64_t addrs[FWD_BATCH];
 	uint32_t lens[FWD_BATCH];
+	unsigned int rounds = 0;
 
 	if (o->completion_other) {
 		int err = pthread_create(&F.comp_thread, NULL, comp_main,
@@ -380,13 +396,13 @@ static int fixed_run(const struct fwd_opts *o)
 				frame_put(addrs[i], F_FILL);
 			}
 		}
-		if (tx_pending())
-			(void)sendto(F.fd_out, NULL, 0, MSG_DONTWAIT, NULL, 0);
+		kick_tx();
 		/* Refill whatever the fill ring takes, a batch at a time. */
 		while (F.nr_free >= FWD_BATCH &&
 		       xsk_prod_nb_free(&F.fill_in, FWD_BATCH) >= FWD_BATCH)
 			fill_from_stack(&F.fill_in, FWD_BATCH);
-		fwd_tick(fwd_cnt_read(&F.fwd_cnt));
+		if (!(++rounds % FWD_TICK_EVERY))
+			fwd_tick(fwd_cnt_read(&F.fwd_cnt));
 	}
 	return 0;
 }

@@ -279,10 +279,12 @@ static void print_totals(const struct fwd_snap *s, const struct fwd_check *c, do
 		printf("  pool: alloc fast %llu slow %llu, recycled cached %llu ring %llu\n",
 		       (unsigned long long)s->alloc_fast, (unsigned long long)s->alloc_slow,
 		       (unsigned long long)s->recycle_cached, (unsigned long long)s->recycle_ring);
-	printf("  check: %s%s%s (%llu of %llu frames back, %llu DMA-API violations)\n",
-	       c->ok ? "ok" : "FAILED", c->why[0] ? ": " : "", c->why,
-	       (unsigned long long)c->frames_free, (unsigned long long)c->frames_total,
-	       (unsigned long long)c->dma_violations);
+	printf("  check: %s%s%s (%llu of %llu frames back", c->ok ? "ok" : "FAILED",
+	       c->why[0] ? ": " : "", c->why, (unsigned long long)c->frames_free,
+	       (unsigned long long)c->frames_total);
+	if (s->has_pool)
+		printf(", %llu DMA-API violations", (unsigned long long)c->dma_violations);
+	printf(")\n");
 }
 
 static void usage(FILE *f)

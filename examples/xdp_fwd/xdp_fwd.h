@@ -23,6 +23,7 @@
 
 #define FWD_ETHERTYPE	0x88B5		/* IEEE local experimental */
 #define FWD_BATCH	64		/* descriptors per ring operation (NAPI budget) */
+#define FWD_TICK_EVERY	16		/* loop rounds between two fwd_tick() calls */
 
 enum fwd_frames { FWD_FRAMES_PAGEPOOL, FWD_FRAMES_FIXED };
 enum fwd_mode { FWD_MODE_SKB, FWD_MODE_DRV };
@@ -117,7 +118,7 @@ static inline enum fwd_drop fwd_classify(const void *data, uint32_t len)
  * may run on (any other one when @cpu is -1); -1 if there is none. */
 int fwd_other_cpu(int cpu);
 bool fwd_should_stop(void);
-/* Called by run() after each loop iteration: the status line once a
+/* Called by run() every FWD_TICK_EVERY loop rounds: the status line once a
  * second, the --duration and --teardown-after limits. @forwarded: the
  * running total. */
 void fwd_tick(uint64_t forwarded);
