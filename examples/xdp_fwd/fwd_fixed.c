@@ -489,14 +489,14 @@ static int fixed_teardown(void)
 static void fixed_check(struct fwd_check *c)
 {
 	uint32_t n = F.o->nr_frames, i, fi, dup = 0, bad = 0, missing = 0;
-	uint64_t *seen = calloc((n + 63) / 64, sizeof(uint64_t));
+	uint64_t *seen = F.stack ? calloc((n + 63) / 64, sizeof(uint64_t)) : NULL;
 
 	memset(c, 0, sizeof(*c));
 	c->frames_total = n;
 	c->frames_free = F.nr_free;
 	if (!seen) {
-		snprintf(c->why, sizeof(c->why), "out of memory for the bitmap");
-		return;
+		snprintf(c->why, sizeof(c->why), "out of memory for the frame tables");
+		goto out;
 	}
 	for (i = 0; i < F.nr_free && i < n; i++) {
 		uint64_t a = F.stack[i];
@@ -519,9 +519,15 @@ static void fixed_check(struct fwd_check *c)
 			 "%u of %u frames on the free stack: %u missing, %u twice, %u bad addresses, "
 			 "%llu descriptors for frames not the kernel's",
 			 F.nr_free, n, missing, dup, bad, (unsigned long long)F.bad_desc);
+out:
 	if (F.map)
 		munmap(F.map, F.map_len);
 	F.map = F.mem = NULL;
+	free(F.stack);
+	free(F.state);
+	free(F.ret.slot);
+	F.stack = F.ret.slot = NULL;
+	F.state = NULL;
 }
 
 const struct fwd_ops fwd_fixed_ops = {
