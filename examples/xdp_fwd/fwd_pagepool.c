@@ -58,7 +58,7 @@ static struct {
 	bool comp_running;
 	int comp_stop;
 
-	u64 drop[FWD_DROP_MAX];		/* the hook's reasons (NAPI on CPU 0) */
+	uint64_t drop[FWD_DROP_MAX];	/* the hook's reasons (NAPI on CPU 0) */
 	struct fwd_snap last;
 	bool closed;
 } P;
