@@ -455,8 +455,9 @@ static int fixed_teardown(void)
 		pthread_join(F.comp_thread, NULL);
 		F.comp_running = false;
 	}
+	/* What the completion thread handed over, then what it left in the ring. */
 	drain_ret_ring();
-	if (F.o && !F.o->completion_other && F.xout)
+	if (F.xout)
 		reap_completions(false);
 	fixed_snap(&F.last);
 	F.closed = true;
