@@ -52,19 +52,19 @@ ip netns exec $p-rx "$sink" --ifname vr0 --idle 2 --timeout $((secs + 20)) --jso
 	>"$tmp/sink.json" 2>"$tmp/sink.err" &
 sink_pid=$!
 ip netns exec $p-fwd "$fwd" --in vf0 --out vf1 --frames "$frames" --cpu 0 \
-	--totals-json "$tmp/fwd.json" &
+	--totals-json "$tmp/fwd.json" 2>"$tmp/fwd.err" &
 fwd_pid=$!
-# Both bound before the first frame: the sink says so, the forwarder's
-# first status line comes a second after its sockets are up.
+# Both bound before the first frame: each says so on stderr.
 i=0
-while ! grep -q listening "$tmp/sink.err" 2>/dev/null && [ $i -lt 50 ]; do
+while ! { grep -q listening "$tmp/sink.err" && grep -q ready "$tmp/fwd.err"; } 2>/dev/null; do
+	if ! kill -0 $fwd_pid 2>/dev/null || [ $i -ge 100 ]; then
+		echo "xdp-fwd-demo: xdp_fwd did not start:" >&2
+		cat "$tmp/fwd.err" >&2
+		exit 1
+	fi
 	sleep 0.1; i=$((i + 1))
 done
-sleep 1.5
-if ! kill -0 $fwd_pid 2>/dev/null; then
-	echo "xdp-fwd-demo: xdp_fwd did not start" >&2
-	exit 1
-fi
+cat "$tmp/fwd.err"
 ip netns exec $p-tx "$send" --ifname vs0 --count 100000000 --duration "$secs" --mode xdp \
 	--dst 02:70:70:00:00:02 --cpu 1 --json >"$tmp/send.json"
 sleep 0.5

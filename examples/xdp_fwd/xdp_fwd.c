@@ -475,8 +475,8 @@ int main(int argc, char **argv)
 	if (o.duration > 0)
 		T.end_by = T.start + o.duration;
 	if (!err) {
-		if (!o.quiet)
-			fprintf(stderr, "xdp_fwd: %s frames, %s -> %s, %s mode, %u x %u B, "
+		/* Also with --quiet: scripts start their traffic on this line. */
+		fprintf(stderr, "xdp_fwd: ready: %s frames, %s -> %s, %s mode, %u x %u B, "
 				"rings %u, completion %s%s\n", ops->name, o.in, o.out,
 				o.mode == FWD_MODE_DRV ? "drv" : "skb", o.nr_frames,
 				o.frame_size, o.ring, o.completion_other ? "other" : "same",
