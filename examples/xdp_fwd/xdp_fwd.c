@@ -68,7 +68,7 @@ static struct {
 	bool teardown_due, tty;
 } T;
 
-static double now_s(void)
+double fwd_now(void)
 {
 	struct timespec ts;
 
@@ -111,7 +111,7 @@ static void print_status(const struct fwd_snap *s, double dt)
 	bool any = false;
 
 	len = snprintf(buf, sizeof(buf), "[%6.1fs] in %8.0f pps  out %8.0f pps  drops",
-		       now_s() - T.start, (s->rx - p->rx) / dt, (s->forwarded - p->forwarded) / dt);
+		       fwd_now() - T.start, (s->rx - p->rx) / dt, (s->forwarded - p->forwarded) / dt);
 	for (i = 0; i < FWD_DROP_MAX; i++) {
 		if (s->drop[i] == p->drop[i])
 			continue;
@@ -150,7 +150,7 @@ static void print_status(const struct fwd_snap *s, double dt)
 
 void fwd_tick(uint64_t forwarded)
 {
-	double t = now_s();
+	double t = fwd_now();
 
 	if (forwarded != T.fwd_seen) {
 		if (!T.t_first) {
@@ -471,7 +471,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 
 	err = ops->setup(&o);
-	T.start = T.last_status = now_s();
+	T.start = T.last_status = fwd_now();
 	if (o.duration > 0)
 		T.end_by = T.start + o.duration;
 	if (!err) {
@@ -486,7 +486,7 @@ int main(int argc, char **argv)
 		if (err)
 			fprintf(stderr, "xdp_fwd: forwarding stopped: %s\n", strerror(-err));
 	}
-	elapsed = now_s() - T.start;
+	elapsed = fwd_now() - T.start;
 	if (T.tty && o.status)
 		printf("\n");
 	if (T.teardown_due && !o.quiet)

@@ -118,6 +118,8 @@ static inline enum fwd_drop fwd_classify(const void *data, uint32_t len)
  * may run on (any other one when @cpu is -1); -1 if there is none. */
 int fwd_other_cpu(int cpu);
 bool fwd_should_stop(void);
+/* CLOCK_MONOTONIC, in seconds. */
+double fwd_now(void);
 /* Called by run() every FWD_TICK_EVERY loop rounds: the status line once a
  * second, the --duration and --teardown-after limits. @forwarded: the
  * running total. */
