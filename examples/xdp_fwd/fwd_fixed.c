@@ -436,7 +436,7 @@ static void fixed_snap(struct fwd_snap *s)
 	memset(s, 0, sizeof(*s));
 	s->rx = fwd_cnt_read(&F.rx_cnt);
 	s->tx = fwd_cnt_read(&F.tx_cnt);
-	s->forwarded = fwd_cnt_read(&F.fwd_cnt);
+	s->completed = fwd_cnt_read(&F.fwd_cnt);
 	for (i = 0; i < FWD_DROP_MAX; i++)
 		s->drop[i] = fwd_cnt_read(&F.drop[i]);
 	read_xs(F.xin ? F.fd_in : -1, &s->xs_in);

@@ -252,7 +252,7 @@ static void pagepool_snap(struct fwd_snap *s)
 		(void)ppxsk_port_get_stats(P.out, &so);
 	s->rx = si.rx_packets;
 	s->tx = so.tx_xmit;
-	s->forwarded = so.tx_completed;
+	s->completed = so.tx_completed;
 	for (i = 0; i < FWD_DROP_MAX; i++)
 		s->drop[i] = fwd_cnt_read(&P.drop[i]);
 	s->drop[FWD_DROP_TX_RING_FULL] = so.tx_refused;
@@ -277,11 +277,14 @@ static int pagepool_teardown(void)
 	struct timespec ts = { 0, 1000000 };
 	int err = 0, e, i;
 
-	pagepool_snap(&P.last);
-	P.closed = true;
-	/* The hook first: no frame is classified against a port going away. */
+	/* The hook first: no frame is redirected any more (a poll that ran it
+	 * has flushed its frames into --out's TX ring when this returns), so
+	 * the last reading's TX count is final; frames that arrive from now
+	 * on are XDP_PASS (back to the pool, counted as "other"). */
 	if (P.in && P.prog)
 		(void)ppxsk_port_set_xdp(P.in, NULL);
+	pagepool_snap(&P.last);
+	P.closed = true;
 	if (P.in && (e = ppxsk_port_close(P.in)) && !err)
 		err = e;
 	if (P.out && (e = ppxsk_port_close(P.out)) && !err)

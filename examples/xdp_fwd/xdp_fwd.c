@@ -25,6 +25,13 @@
  *           [--completion same|other] [--bulk] [--cpu C] [--duration S]
  *           [--teardown-after N] [--status|--quiet] [--totals-json FILE]
  *
+ * Totals: "forwarded" counts the frames put into --out's TX ring,
+ * "completed" those of them the kernel completed; they are equal after a
+ * stop once the traffic ended, and differ by what was still in the kernel's
+ * TX path when --teardown-after closed the sockets (the kernel may have
+ * sent those: the far side can count them). "pps" is the completions'
+ * rate between the first and the last one.
+ *
  * Exit status: 0 when the check after teardown is ok; 1 when it is not or
  * the run failed; 2 for a bad command line.
  *
@@ -62,8 +69,8 @@ static cpu_set_t allowed;		/* the process's CPUs before pinning */
 static struct {
 	double start, last_status, end_by;
 	struct fwd_snap prev;		/* at the last status line */
-	uint64_t fwd_first;		/* forwarded when the first frame went out */
-	double t_first, t_last;		/* first and last time forwarded moved */
+	uint64_t fwd_first;		/* completions when the first one was seen */
+	double t_first, t_last;		/* first and last time completions moved */
 	uint64_t fwd_seen;
 	bool teardown_due, tty;
 } T;
@@ -111,7 +118,7 @@ static void print_status(const struct fwd_snap *s, double dt)
 	bool any = false;
 
 	len = snprintf(buf, sizeof(buf), "[%6.1fs] in %8.0f pps  out %8.0f pps  drops",
-		       fwd_now() - T.start, (s->rx - p->rx) / dt, (s->forwarded - p->forwarded) / dt);
+		       fwd_now() - T.start, (s->rx - p->rx) / dt, (s->completed - p->completed) / dt);
 	for (i = 0; i < FWD_DROP_MAX; i++) {
 		if (s->drop[i] == p->drop[i])
 			continue;
@@ -148,19 +155,19 @@ static void print_status(const struct fwd_snap *s, double dt)
 	fflush(stdout);
 }
 
-void fwd_tick(uint64_t forwarded)
+void fwd_tick(uint64_t completed)
 {
 	double t = fwd_now();
 
-	if (forwarded != T.fwd_seen) {
+	if (completed != T.fwd_seen) {
 		if (!T.t_first) {
 			T.t_first = t;
 			T.fwd_first = T.fwd_seen;
 		}
 		T.t_last = t;
-		T.fwd_seen = forwarded;
+		T.fwd_seen = completed;
 	}
-	if (opts->teardown_after && forwarded >= opts->teardown_after)
+	if (opts->teardown_after && completed >= opts->teardown_after)
 		T.teardown_due = true;
 	if (T.end_by && t >= T.end_by)
 		stop_sig = -1;
@@ -205,11 +212,12 @@ static double active_s(void)
 	return T.t_last > T.t_first ? T.t_last - T.t_first : 0;
 }
 
-static double rate(const struct fwd_snap *s)
+/* --out's completions per second while frames flowed. */
+static double rate(void)
 {
 	double a = active_s();
 
-	return a > 0 ? (s->forwarded - T.fwd_first) / a : 0;
+	return a > 0 ? (T.fwd_seen - T.fwd_first) / a : 0;
 }
 
 static int write_totals(const char *path, const struct fwd_snap *s, const struct fwd_check *c,
@@ -227,9 +235,9 @@ static int write_totals(const char *path, const struct fwd_snap *s, const struct
 		ops->name, opts->mode == FWD_MODE_DRV ? "drv" : "skb", opts->frame_size,
 		opts->nr_frames, opts->ring, opts->completion_other ? "other" : "same",
 		opts->bulk ? "true" : "false");
-	fprintf(f, "\"forwarded\":%llu,\"rx\":%llu,\"tx\":%llu,\"drops\":{",
-		(unsigned long long)s->forwarded, (unsigned long long)s->rx,
-		(unsigned long long)s->tx);
+	fprintf(f, "\"forwarded\":%llu,\"rx\":%llu,\"tx\":%llu,\"completed\":%llu,\"drops\":{",
+		(unsigned long long)s->tx, (unsigned long long)s->rx,
+		(unsigned long long)s->tx, (unsigned long long)s->completed);
 	for (i = 0; i < FWD_DROP_MAX; i++)
 		fprintf(f, "\"%s\":%llu%s", fwd_drop_name[i], (unsigned long long)s->drop[i],
 			i + 1 < FWD_DROP_MAX ? "," : "");
@@ -249,7 +257,7 @@ static int write_totals(const char *path, const struct fwd_snap *s, const struct
 		(unsigned long long)c->frames_total, (unsigned long long)c->frames_free,
 		(unsigned long long)c->dma_violations);
 	fprintf(f, "\"teardown_after\":%llu,\"elapsed_s\":%.3f,\"active_s\":%.3f,\"pps\":%.0f}\n",
-		(unsigned long long)opts->teardown_after, elapsed, active_s(), rate(s));
+		(unsigned long long)opts->teardown_after, elapsed, active_s(), rate());
 	if (fclose(f)) {
 		fprintf(stderr, "xdp_fwd: %s: %s\n", path, strerror(errno));
 		return -EIO;
@@ -261,9 +269,10 @@ static void print_totals(const struct fwd_snap *s, const struct fwd_check *c, do
 {
 	int i;
 
-	printf("xdp_fwd %s: forwarded %llu of %llu received in %.2f s (%.0f pps over %.2f s "
-	       "of traffic)\n", ops->name, (unsigned long long)s->forwarded,
-	       (unsigned long long)s->rx, elapsed, rate(s), active_s());
+	printf("xdp_fwd %s: forwarded %llu of %llu received (%llu completed) in %.2f s "
+	       "(%.0f pps over %.2f s of traffic)\n", ops->name, (unsigned long long)s->tx,
+	       (unsigned long long)s->rx, (unsigned long long)s->completed, elapsed, rate(),
+	       active_s());
 	printf("  drops:");
 	for (i = 0; i < FWD_DROP_MAX; i++)
 		printf(" %s %llu", fwd_drop_name[i], (unsigned long long)s->drop[i]);

@@ -65,8 +65,12 @@ struct fwd_xs {
 /* One reading of everything the status line and the totals show. */
 struct fwd_snap {
 	uint64_t rx;			/* frames received on --in */
-	uint64_t tx;			/* frames put into --out's TX ring */
-	uint64_t forwarded;		/* TX completions on --out */
+	/* Frames put into --out's TX ring: the totals' "forwarded". At the end
+	 * every one of them is completed, or (closed mid-stream) was still
+	 * the kernel's and came back with the close: the kernel may have sent
+	 * it, so it counts as forwarded. */
+	uint64_t tx;
+	uint64_t completed;		/* TX completions on --out */
 	uint64_t drop[FWD_DROP_MAX];
 	struct fwd_xs xs_in, xs_out;
 	/* The frame manager's own state. pagepool: the RX pool's stats; fixed: the stack. */
@@ -121,9 +125,9 @@ bool fwd_should_stop(void);
 /* CLOCK_MONOTONIC, in seconds. */
 double fwd_now(void);
 /* Called by run() every FWD_TICK_EVERY loop rounds: the status line once a
- * second, the --duration and --teardown-after limits. @forwarded: the
- * running total. */
-void fwd_tick(uint64_t forwarded);
+ * second, the --duration and --teardown-after limits. @completed: the
+ * running total of --out's TX completions. */
+void fwd_tick(uint64_t completed);
 /* For the --teardown-after case: true once the limit was reached (run()
  * returns; the sockets are closed while the sender still sends). */
 bool fwd_teardown_due(void);
