@@ -38,7 +38,7 @@
 #include <pagepool.h>
 
 #include "ppxsk.h"
-#include "../common/test_common.h"
+#include "test_common.h"
 
 #define ETH_P_PPXSK	0x88B5
 #define FRAME_LEN	60
