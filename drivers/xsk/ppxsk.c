@@ -101,7 +101,7 @@ struct ppxsk_umem {
 	unsigned int nr_frames, frame_size, nr_pages;
 	struct page *pages;
 	struct device *dev;		/* the window device over the area */
-	dma_addr_t dma;			/* of the area's one mapping */
+	unsigned int nr_mapped;		/* pages mapped (one mapping each) */
 	struct net_iov_area niov_area;
 	spinlock_t lock;		/* the free stack */
 	struct net_iov **free_stack;
@@ -158,10 +158,21 @@ static inline void ppxsk_add(u64 *ctr, u64 n)
 
 /* ---- UMEM memory and its provider ---- */
 
+static void ppxsk_umem_unmap(struct ppxsk_umem *umem)
+{
+	while (umem->nr_mapped) {
+		struct net_iov *niov = &umem->niov_area.niovs[--umem->nr_mapped];
+
+		dma_unmap_page_attrs(umem->dev,
+				     page_pool_get_dma_addr_netmem(net_iov_to_netmem(niov)),
+				     PAGE_SIZE, DMA_BIDIRECTIONAL, 0);
+	}
+}
+
 static void ppxsk_umem_free(struct ppxsk_umem *umem)
 {
 	pp_net_iov_area_unbind_pages(&umem->niov_area);
-	dma_unmap_page_attrs(umem->dev, umem->dma, umem->size, DMA_BIDIRECTIONAL, 0);
+	ppxsk_umem_unmap(umem);
 	free_contig_range(page_to_pfn(umem->pages), umem->nr_pages);
 	pp_device_destroy(umem->dev);
 	kfree(umem->niov_area.niovs);
@@ -284,24 +295,27 @@ struct ppxsk_umem *ppxsk_umem_create(const struct ppxsk_umem_config *cfg)
 		err = (int)PTR_ERR(umem->dev);
 		goto err_pages;
 	}
-	umem->dma = dma_map_page_attrs(umem->dev, umem->pages, 0, umem->size,
-				       DMA_BIDIRECTIONAL, 0);
-	if (dma_mapping_error(umem->dev, umem->dma)) {
-		err = -EIO;
-		goto err_dev;
-	}
 	umem->niov_area.niovs = kcalloc(umem->nr_pages, sizeof(struct net_iov), GFP_KERNEL);
 	umem->free_stack = kcalloc(umem->nr_pages, sizeof(*umem->free_stack), GFP_KERNEL);
 	umem->chunk = kcalloc(umem->nr_frames, sizeof(*umem->chunk), GFP_KERNEL);
 	if (!umem->niov_area.niovs || !umem->free_stack || !umem->chunk)
-		goto err_unmap;
+		goto err_dev;
 	umem->niov_area.num_niovs = umem->nr_pages;
+	/* Mapped once, a page at a time (the pages are order 0): on the
+	 * window device the bus address is the UMEM offset. */
 	for (i = 0; i < umem->nr_pages; i++) {
 		struct net_iov *niov = &umem->niov_area.niovs[i];
+		dma_addr_t dma = dma_map_page_attrs(umem->dev, umem->pages + i, 0, PAGE_SIZE,
+						    DMA_BIDIRECTIONAL, 0);
 
+		if (dma_mapping_error(umem->dev, dma)) {
+			err = -EIO;
+			goto err_unmap;
+		}
 		niov->owner = &umem->niov_area;
 		niov->type = NET_IOV_DMABUF;
-		net_mp_niov_set_dma_addr(niov, umem->dma + (dma_addr_t)i * PAGE_SIZE);
+		net_mp_niov_set_dma_addr(niov, dma);
+		umem->nr_mapped++;
 	}
 	err = pp_net_iov_area_bind_pages(&umem->niov_area, umem->pages);
 	if (err)
@@ -312,7 +326,7 @@ struct ppxsk_umem *ppxsk_umem_create(const struct ppxsk_umem_config *cfg)
 	return umem;
 
 err_unmap:
-	dma_unmap_page_attrs(umem->dev, umem->dma, umem->size, DMA_BIDIRECTIONAL, 0);
+	ppxsk_umem_unmap(umem);
 err_dev:
 	pp_device_destroy(umem->dev);
 err_pages:
