@@ -15,7 +15,8 @@ MESON_ARGS  += -Dwerror=true
 endif
 
 PKGS_BUILD := meson ninja-build pkg-config gcc libc6-dev python3 liburcu-dev \
-	      libnuma-dev libcmocka-dev libbpf-dev libdw-dev libjansson-dev
+	      libnuma-dev libcmocka-dev libbpf-dev libdw-dev libjansson-dev \
+	      libxdp-dev clang iproute2
 PKGS_SAN   := clang llvm libclang-rt-14-dev
 PKGS_BENCH := dpdk-dev libdpdk-dev gnuplot-nox
 PKGS_DOCS  := doxygen

@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+"""The AF_XDP forwarder's acceptance tests, on real interfaces.
+
+Each run makes its own namespaces (tools/netns-setup, a prefix unique to
+the run) and removes them, also on failure:
+
+    P-tx: vs0 -> P-fwd: vf0 [xdp_fwd] vf1 -> P-rx: vr0 [pp-xsk-sink]
+
+forward_all: pp-xsk-send sends N frames; xdp_fwd forwards them; at the end
+(SIGINT) the sink must have received every frame the sender sent but the
+ones a counter accounts for, printed as an equation:
+
+    received == sent - (in.rx_dropped + in.rx_ring_full + out.tx_invalid_descs
+                        + forwarder drops by reason + sink socket drops)
+
+(the in-socket's rx_fill_ring_empty_descs is printed too: the kernel
+counts those frames in rx_dropped as well); no duplicates; at least a
+tenth of them arrive (a forwarder that drops everything for a counted
+reason fails); the forwarder exits 0 and its check
+after teardown is ok: every frame back, 0 DMA-API violations, pool
+inflight 0.
+
+teardown_midstream: xdp_fwd --teardown-after K while the sender is still
+sending: the forwarder closes its sockets mid-stream, exits 0 and its check
+is ok; the sink saw no duplicate and no more than was forwarded.
+
+Root only. Exit 77 (skipped, with the reason) where namespaces or AF_XDP
+sockets cannot be created; 0 passed; 1 failed.
+Layer: tests.
+"""
+import argparse
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+IN_MAC = "02:70:70:00:00:02"     # vf0: the sender's destination
+
+
+class Skip(Exception):
+    pass
+
+
+class Fail(Exception):
+    pass
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def probe(prefix):
+    """Skip (raise Skip) where the test cannot run at all."""
+    if os.geteuid() != 0:
+        raise Skip("needs root (network namespaces, AF_XDP)")
+    try:
+        subprocess.run(["ip", "-V"], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError):
+        raise Skip("no 'ip' command (iproute2)")
+    ns = prefix + "-probe"
+    r = subprocess.run(["ip", "netns", "add", ns], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise Skip("cannot create a network namespace: " + r.stderr.strip())
+    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    try:
+        s = socket.socket(44, socket.SOCK_RAW, 0)     # AF_XDP
+        s.close()
+    except OSError as e:
+        raise Skip("cannot create an AF_XDP socket: %s" % e)
+
+
+class Bed:
+    """The namespaces of one run, and the processes started in them."""
+
+    def __init__(self, args, prefix):
+        self.args = args
+        self.prefix = prefix
+        self.procs = []
+        self.up = False
+
+    def __enter__(self):
+        r = subprocess.run([self.args.netns_setup, "up", "--prefix", self.prefix],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Fail("netns-setup up failed: " + r.stderr.strip())
+        self.up = True
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        if self.up:
+            r = subprocess.run([self.args.netns_setup, "down", "--prefix", self.prefix],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                log("netns-setup down failed: " + r.stderr.strip())
+        return False
+
+    def start(self, ns, argv, **kw):
+        p = subprocess.Popen(["ip", "netns", "exec", "%s-%s" % (self.prefix, ns)] + argv,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+        self.procs.append(p)
+        return p
+
+    def run(self, ns, argv, timeout):
+        p = self.start(ns, argv)
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+            raise Fail("%s did not finish in %d s: %s" % (argv[0], timeout, err.strip()))
+        return p.returncode, out, err
+
+    def xdp_attached(self, ifname):
+        r = subprocess.run(["ip", "-n", self.prefix + "-fwd", "-j", "-d", "link", "show", ifname],
+                           capture_output=True, text=True)
+        try:
+            return "xdp" in json.loads(r.stdout)[0]
+        except (ValueError, IndexError, KeyError):
+            return False
+
+
+def wait_line(p, words, timeout, collect):
+    """Read p's stderr until a line contains one of words; False on timeout/exit."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        r, _, _ = select.select([p.stderr], [], [], 0.1)
+        if r:
+            line = p.stderr.readline()
+            if not line:
+                return False
+            collect.append(line)
+            if any(w in line for w in words):
+                return True
+        elif p.poll() is not None:
+            return False
+    return False
+
+
+def start_sink(bed, expect, idle):
+    argv = [bed.args.sink, "--ifname", "vr0", "--idle", str(idle), "--timeout", "60", "--json"]
+    if expect:
+        argv += ["--expect", str(expect)]
+    sink = bed.start("rx", argv)
+    lines = []
+    if not wait_line(sink, ["listening"], 10, lines):
+        raise Fail("pp-xsk-sink did not start: " + "".join(lines))
+    return sink
+
+
+def start_fwd(bed, fwd_args, totals):
+    argv = [bed.args.xdp_fwd, "--in", "vf0", "--out", "vf1", "--quiet",
+            "--totals-json", totals] + fwd_args
+    log("forwarder: " + " ".join(argv))
+    fwd = bed.start("fwd", argv)
+    # Ready when it says so on stderr; a forwarder that says nothing is
+    # taken as ready half a second after its program is on vf0.
+    lines = []
+    end = time.monotonic() + 10
+    attached_at = None
+    while time.monotonic() < end:
+        if wait_line(fwd, ["ready"], 0.1, lines):
+            break
+        if fwd.poll() is not None:
+            raise Fail("xdp_fwd exited with %d before it was ready: %s"
+                       % (fwd.returncode, "".join(lines) + fwd.stderr.read()))
+        if attached_at is None and bed.xdp_attached("vf0"):
+            attached_at = time.monotonic()
+        if attached_at is not None and time.monotonic() - attached_at > 0.5:
+            break
+    else:
+        raise Fail("xdp_fwd not ready after 10 s: " + "".join(lines))
+    fwd.early_stderr = "".join(lines)
+    return fwd
+
+
+def stop_fwd(fwd, timeout=30):
+    if fwd.poll() is None:
+        fwd.send_signal(signal.SIGINT)
+    try:
+        out, err = fwd.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        fwd.kill()
+        out, err = fwd.communicate()
+        raise Fail("xdp_fwd did not stop within %d s of SIGINT: %s" % (timeout, err))
+    return fwd.returncode, out, fwd.early_stderr + err
+
+
+def last_json(text, what):
+    for line in reversed(text.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            return json.loads(line)
+    raise Fail("%s printed no JSON: %r" % (what, text))
+
+
+def read_totals(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise Fail("xdp_fwd's --totals-json %s: %s" % (path, e))
+
+
+def check_after_teardown(t, frames):
+    c = t.get("check")
+    if not isinstance(c, dict):
+        raise Fail("totals have no check: %s" % json.dumps(t))
+    log("check: ok=%s frames_total=%s frames_free=%s dma_violations=%s why=%r"
+        % (c.get("ok"), c.get("frames_total"), c.get("frames_free"),
+           c.get("dma_violations"), c.get("why", "")))
+    bad = []
+    if c.get("ok") is not True:
+        bad.append("check not ok: %s" % c.get("why"))
+    if c.get("frames_total") != c.get("frames_free"):
+        bad.append("frames not all back: %s of %s free" % (c.get("frames_free"),
+                                                          c.get("frames_total")))
+    if c.get("dma_violations") != 0:
+        bad.append("DMA-API violations: %s" % c.get("dma_violations"))
+    if frames == "pagepool":
+        pool = t.get("pool")
+        if not isinstance(pool, dict) or pool.get("inflight") != 0:
+            bad.append("pool inflight not 0: %s" % json.dumps(pool))
+        else:
+            log("pool: " + json.dumps(pool, sort_keys=True))
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def fwd_argv(a):
+    argv = ["--frames", a.frames, "--mode", a.mode, "--frame-size", str(a.frame_size),
+            "--completion", a.completion]
+    if a.bulk:
+        argv.append("--bulk")
+    if a.ring:
+        argv += ["--ring", str(a.ring)]
+    return argv
+
+
+def send(bed, a, count=None, duration=None):
+    argv = [a.send, "--ifname", "vs0", "--mode", a.send_mode, "--dst", IN_MAC, "--json"]
+    if count:
+        argv += ["--count", str(count)]
+    if duration:
+        argv += ["--duration", str(duration)]
+    rc, out, err = bed.run("tx", argv, timeout=60)
+    if rc != 0:
+        raise Fail("pp-xsk-send failed (%d): %s" % (rc, err.strip()))
+    s = last_json(out, "pp-xsk-send")
+    log("sender: " + json.dumps(s))
+    return s
+
+
+def forward_all(a, bed, tmp):
+    totals_path = os.path.join(tmp, "totals.json")
+    sink = start_sink(bed, a.count, idle=1)
+    fwd = start_fwd(bed, fwd_argv(a), totals_path)
+    s = send(bed, a, count=a.count)
+    try:
+        sout, serr = sink.communicate(timeout=70)
+    except subprocess.TimeoutExpired:
+        raise Fail("pp-xsk-sink did not finish")
+    k = last_json(sout, "pp-xsk-sink")
+    log("sink: " + json.dumps(k))
+    rc, fout, ferr = stop_fwd(fwd)
+    if rc != 0:
+        raise Fail("xdp_fwd exited with %d: %s" % (rc, ferr.strip()))
+    t = read_totals(totals_path)
+    log("forwarder totals: " + json.dumps(t, sort_keys=True))
+
+    xs_in = t["xdp_statistics"]["in"]
+    xs_out = t["xdp_statistics"]["out"]
+    drops = t.get("drops", {})
+    terms = [("in.rx_dropped", xs_in["rx_dropped"]), ("in.rx_ring_full", xs_in["rx_ring_full"]),
+             ("out.tx_invalid_descs", xs_out["tx_invalid_descs"])]
+    terms += [("fwd." + k2, v) for k2, v in sorted(drops.items())]
+    terms += [("sink.drops", k["drops"])]
+    lost = sum(v for _, v in terms)
+    sent = s["sent"]
+    ok = k["received"] == sent - lost
+    log("equation: received %d %s sent %d - (%s) = %d - %d; in.rx_fill_ring_empty_descs %d "
+        "(inside in.rx_dropped)"
+        % (k["received"], "==" if ok else "!=", sent,
+           " + ".join("%s %d" % tv for tv in terms), sent, lost,
+           xs_in["rx_fill_ring_empty_descs"]))
+    bad = []
+    if sent != a.count:
+        bad.append("sender sent %d of %d" % (sent, a.count))
+    if not ok:
+        bad.append("%d frames lost without a counter" % (sent - lost - k["received"]))
+    if k["duplicates"] or k["foreign"]:
+        bad.append("sink saw %d duplicates, %d foreign frames" % (k["duplicates"], k["foreign"]))
+    if k["received"] < sent // 10:
+        bad.append("only %d of %d frames forwarded" % (k["received"], sent))
+    if t.get("forwarded", -1) < k["received"]:
+        bad.append("forwarder says %s forwarded, the sink got %d" % (t.get("forwarded"),
+                                                                    k["received"]))
+    check_after_teardown(t, a.frames)
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def teardown_midstream(a, bed, tmp):
+    totals_path = os.path.join(tmp, "totals.json")
+    sink = start_sink(bed, 0, idle=1)
+    fwd = start_fwd(bed, fwd_argv(a) + ["--teardown-after", str(a.teardown_after)], totals_path)
+    s = send(bed, a, duration=a.duration)
+    # The forwarder tore its sockets down long before the sender stopped.
+    rc, fout, ferr = stop_fwd(fwd)
+    sout, _ = sink.communicate(timeout=30)
+    k = last_json(sout, "pp-xsk-sink")
+    log("sink: " + json.dumps(k))
+    if rc != 0:
+        raise Fail("xdp_fwd exited with %d: %s" % (rc, ferr.strip()))
+    t = read_totals(totals_path)
+    log("forwarder totals: " + json.dumps(t, sort_keys=True))
+    bad = []
+    fwded = t.get("forwarded", 0)
+    if fwded < a.teardown_after:
+        bad.append("forwarded %d < --teardown-after %d" % (fwded, a.teardown_after))
+    if k["received"] >= s["sent"]:
+        bad.append("the sink got all %d frames: the teardown was not mid-stream" % s["sent"])
+    if k["received"] > fwded:
+        bad.append("the sink got %d frames, more than the %d forwarded" % (k["received"], fwded))
+    if k["duplicates"] or k["foreign"]:
+        bad.append("sink saw %d duplicates, %d foreign frames" % (k["duplicates"], k["foreign"]))
+    log("teardown: sent %d, forwarded %d, received %d" % (s["sent"], fwded, k["received"]))
+    check_after_teardown(t, a.frames)
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("case", choices=["forward_all", "teardown_midstream"])
+    ap.add_argument("--build", required=True, help="the meson build directory")
+    ap.add_argument("--source", required=True, help="the source tree")
+    ap.add_argument("--frames", choices=["pagepool", "fixed"], default="pagepool")
+    ap.add_argument("--mode", choices=["skb", "drv"], default="drv")
+    ap.add_argument("--frame-size", type=int, choices=[2048, 4096], default=2048)
+    ap.add_argument("--completion", choices=["same", "other"], default="same")
+    ap.add_argument("--bulk", action="store_true")
+    ap.add_argument("--ring", type=int, default=0)
+    ap.add_argument("--send-mode", choices=["xdp", "packet"], default="xdp")
+    ap.add_argument("--count", type=int, default=200000)
+    ap.add_argument("--duration", type=float, default=2.0)
+    ap.add_argument("--teardown-after", type=int, default=50000)
+    a = ap.parse_args()
+    a.netns_setup = os.path.join(a.source, "tools", "netns-setup")
+    a.send = os.path.join(a.build, "tools", "xsk-traffic", "pp-xsk-send")
+    a.sink = os.path.join(a.build, "tools", "xsk-traffic", "pp-xsk-sink")
+    a.xdp_fwd = os.path.join(a.build, "examples", "xdp_fwd", "xdp_fwd")
+    prefix = "ppt%d" % (os.getpid() % 1000000)
+    try:
+        probe(prefix)
+        for exe in (a.send, a.sink, a.xdp_fwd):
+            if not os.access(exe, os.X_OK):
+                raise Fail("%s is not built" % exe)
+        with tempfile.TemporaryDirectory() as tmp, Bed(a, prefix) as bed:
+            {"forward_all": forward_all, "teardown_midstream": teardown_midstream}[a.case](
+                a, bed, tmp)
+    except Skip as e:
+        log("SKIP: %s" % e)
+        return SKIP
+    except Fail as e:
+        log("FAIL: %s" % e)
+        return 1
+    log("PASS: %s %s" % (a.case, " ".join(fwd_argv(a))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
