@@ -94,8 +94,11 @@ HOLDERS_SUITES := --suite core --suite xdp --suite drivers --suite hardening --s
 build-all: deps
 	$(call build_dir,$(BUILD_ALL),-Ddesigns=all)
 
+# The AF_XDP suite (tests/xsk) is left out of this build: its forwarder
+# runs the default designs here too, and make test, test-asan and
+# test-tsan run it already.
 test-all: build-all
-	$(call run_tests,$(BUILD_ALL),all-designs,,)
+	$(call run_tests,$(BUILD_ALL),all-designs,,--no-suite xsk)
 	@tools/test-ring-designs.sh $(BUILD_ALL) $(JOBS)
 	$(call build_dir,$(BUILD_HOLDERS),-Dholders=true)
 	$(call run_tests,$(BUILD_HOLDERS),holders,,$(HOLDERS_SUITES))
@@ -118,14 +121,29 @@ define bench_reconfigure
 		ninja -C $(BUILD_ALL) -j $(JOBS); fi
 endef
 
-bench: deps-bench build-all
+# Then the AF_XDP forwarder against the fixed-frame baseline
+# (bench/bench_xsk_fwd.sh, docs/BENCHMARKS.md) in the default build, the
+# one users get: as root where network namespaces and AF_XDP work, else
+# one "skipped" line.
+bench: deps-bench build-all build
 	$(bench_reconfigure)
 	@tools/bench/run_bench.py --build $(BUILD_ALL) --out results --reps $(BENCH_REPS)
+	@bench/bench_xsk_fwd.sh --build $(BUILD) --out results/bench-xsk.txt
+
+# The AF_XDP forwarder alone: XSK_ROUNDS interleaved rounds of
+# XSK_SECONDS per measurement.
+XSK_ROUNDS  ?= 5
+XSK_SECONDS ?= 3
+.PHONY: bench-xsk
+bench-xsk: build
+	@bench/bench_xsk_fwd.sh --build $(BUILD) --rounds $(XSK_ROUNDS) --duration $(XSK_SECONDS) \
+		--out results/bench-xsk.txt
 
 .PHONY: bench-short
-bench-short: deps-bench build-all
+bench-short: deps-bench build-all build
 	$(bench_reconfigure)
 	@tools/bench/run_bench.py --build $(BUILD_ALL) --out results/short --short
+	@bench/bench_xsk_fwd.sh --build $(BUILD) --short --out results/short/bench-xsk.txt
 
 # The API reference (docs/api/index.html, generated, not in git): doxygen
 # over the installed headers, whose kernel-doc comments
@@ -142,6 +160,16 @@ docs: build
 	@out=$$(tools/check-apidocs.py --build $(BUILD) --plant docwarn) || \
 		{ echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
 	@tests/docs/check_filter.py --doxygen
+
+# The AF_XDP forwarder end to end (examples/xdp_fwd, README "Run the
+# AF_XDP forwarder"): as root, three network namespaces, pp-xsk-send ->
+# xdp_fwd -> pp-xsk-sink for XDP_FWD_SECONDS, the totals, the namespaces
+# removed. XDP_FWD_FRAMES=fixed runs the fixed-frame baseline instead.
+XDP_FWD_FRAMES  ?= pagepool
+XDP_FWD_SECONDS ?= 3
+.PHONY: xdp-fwd-demo
+xdp-fwd-demo: build
+	@examples/xdp_fwd/demo.sh $(BUILD) $(XDP_FWD_FRAMES) $(XDP_FWD_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) build-asan build-tsan docs/api

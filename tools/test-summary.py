@@ -1,26 +1,46 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
-"""Print one 'N passed, N failed' line from a meson testlog.json; exit 1 on any failure."""
+"""Print one 'N passed, N failed' line from a meson testlog.json; exit 1 on any failure.
+
+Usage: test-summary.py TESTLOG [LABEL] [--suite NAME]
+--suite: only the tests of that meson suite, and for each skipped one the
+reason it printed (its last line starting with "SKIP:").
+"""
 import json
 import sys
 
+args = sys.argv[1:]
+suite = None
+if "--suite" in args:
+    i = args.index("--suite")
+    suite = args[i + 1]
+    del args[i:i + 2]
+
 passed = failed = skipped = 0
 names = []
-with open(sys.argv[1]) as f:
+reasons = []
+with open(args[0]) as f:
     for line in f:
         if not line.strip():
             continue
         t = json.loads(line)
+        if suite is not None and suite not in (t.get("suite") or []):
+            continue
         r = t.get("result")
         if r in ("OK", "EXPECTEDFAIL"):
             passed += 1
         elif r == "SKIP":
             skipped += 1
+            why = [l for l in (t.get("stdout") or "").splitlines() if l.startswith("SKIP:")]
+            if suite is not None:
+                reasons.append(f'{t.get("name")}: {why[-1] if why else "SKIP"}')
         else:
             failed += 1
             names.append(f'{t.get("name")} ({r})')
-label = sys.argv[2] + ": " if len(sys.argv) > 2 else ""
+label = args[1] + ": " if len(args) > 1 else ""
 for n in names:
     print(f"{label}FAILED {n}")
+for n in reasons:
+    print(f"{label}skipped {n}")
 print(f"{label}{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
 sys.exit(1 if failed else 0)

@@ -37,8 +37,9 @@ struct ppxsk_bpf *ppxsk_bpf_attach(const char *ifname, bool drv_mode);
 /* Frames of RX queue `queue` go to xsk (its fd into the XSKMAP); replaces
  * the socket that queue had. -EINVAL: queue >= 64 or a NULL argument. */
 int ppxsk_bpf_add_socket(struct ppxsk_bpf *b, unsigned int queue, struct xsk_socket *xsk);
-/* Queue `queue` has no socket any more: its frames go to the stack.
- * -ENOENT if it had none. (Closing a socket removes it from the map too.) */
+/* Queue `queue` has no socket any more: its frames go to the stack. 0 also
+ * when it had none (the kernel's XSKMAP delete does not tell). Closing a
+ * socket removes it from the map too. */
 int ppxsk_bpf_del_socket(struct ppxsk_bpf *b, unsigned int queue);
 /* The XSKMAP's fd, for callers that manage the entries themselves. */
 int ppxsk_bpf_map_fd(const struct ppxsk_bpf *b);

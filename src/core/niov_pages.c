@@ -88,8 +88,7 @@ void pp_net_iov_area_unbind_pages(struct net_iov_area *area)
 	}
 }
 
-/* The bound page of @niov, or NULL. */
-static struct page *net_iov_page(const struct net_iov *niov)
+struct page *ppcore_net_iov_page(const struct net_iov *niov)
 {
 	const struct net_iov_area *area;
 	struct page *pages;
@@ -105,7 +104,7 @@ static struct page *net_iov_page(const struct net_iov *niov)
 
 void *pp_net_iov_address(const struct net_iov *niov)
 {
-	struct page *page = net_iov_page(niov);
+	struct page *page = ppcore_net_iov_page(niov);
 
 	return page ? page_address(page) : NULL;
 }
@@ -118,7 +117,7 @@ struct net_iov *ppcore_page_net_iov(const struct page *page)
 		return NULL;
 	niov = (struct net_iov *)READ_ONCE(page->private);
 	/* The flag alone is not trusted: the area must say the same. */
-	if (!niov || net_iov_page(niov) != page)
+	if (!niov || ppcore_net_iov_page(niov) != page)
 		return NULL;
 	return niov;
 }

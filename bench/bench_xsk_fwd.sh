@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+#
+# The AF_XDP forwarder's rate, pagepool-managed UMEM against the
+# fixed-frame baseline, on the veth pairs of tools/netns-setup (a prefix
+# of its own, removed at the end, also on failure):
+#
+#   pp-xsk-send (P-tx, CPU S) -> xdp_fwd (P-fwd, CPU F) -> pp-xsk-sink (P-rx, CPU K)
+#
+# ROUNDS interleaved rounds; each measures, for each sender mode (AF_XDP
+# TX copy mode, then AF_PACKET sendmmsg + PACKET_QDISC_BYPASS), both frame
+# managers with the same flags, in an order that alternates from round to
+# round (pagepool first in odd rounds, fixed first in even ones); one
+# measurement: the sender at full rate for DURATION seconds through a
+# freshly started forwarder. Per measurement: the sender's own rate, the
+# forwarder's (frames it forwarded over the sender's time), the sink's
+# (frames that arrived over the kernel's first..last arrival time). Prints
+# each round, then the medians per sender mode and frame manager, and
+# ratio = median sink pps pagepool / median sink pps fixed, with the
+# verdict ">= 1.0"; the lines go to OUT (default results/bench-xsk.txt),
+# the raw JSON of every process to OUT.jsonl.
+#
+# Usage: bench/bench_xsk_fwd.sh [--build DIR] [--rounds R] [--duration S]
+#        [--cpus S,F,K] [--out FILE] [--short] [--only pagepool|fixed]
+#        [-- XDP_FWD_FLAGS...]
+#   defaults: build, 5 rounds, 3 s, CPUs 0,1,1 (-1: not pinned), xdp_fwd flags --mode drv
+#   --short: 1 round of 0.5 s (CI: fails if a program fails, never on rate)
+#   --only: one frame manager (no ratio), to look at it alone
+# Not root, or no network namespaces or AF_XDP: one "skipped" line, exit 0.
+# Layer: bench.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(dirname "$here")
+build=$src/build
+rounds=5
+duration=3
+cpus=0,1,1
+out=
+short=0
+only=
+fwd_flags=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=$(cd "$2" && pwd); shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--duration) duration=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--short) short=1; rounds=1; duration=0.5; shift ;;
+	--only) only=$2; shift 2 ;;
+	--) shift; fwd_flags=("$@"); break ;;
+	-h|--help) sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "bench_xsk_fwd.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+[ ${#fwd_flags[@]} -gt 0 ] || fwd_flags=(--mode drv)
+out=${out:-$src/results/bench-xsk.txt}
+IFS=, read -r cpu_send cpu_fwd cpu_sink <<<"$cpus"
+
+skip() {
+	echo "bench-xsk: skipped: $*"
+	exit 0
+}
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, AF_XDP)"
+command -v ip >/dev/null 2>&1 || skip "no 'ip' command (iproute2)"
+send=$build/tools/xsk-traffic/pp-xsk-send
+sink=$build/tools/xsk-traffic/pp-xsk-sink
+fwd=$build/examples/xdp_fwd/xdp_fwd
+[ -f "$src/examples/xdp_fwd/meson.build" ] || skip "no examples/xdp_fwd in this tree"
+for exe in "$send" "$sink" "$fwd"; do
+	[ -x "$exe" ] || { echo "bench-xsk: $exe is not built (meson -Dxsk)" >&2; exit 1; }
+done
+prefix=ppb$$
+ip netns add "$prefix-probe" 2>/dev/null || skip "cannot create a network namespace"
+ip netns del "$prefix-probe"
+python3 -c 'import socket; socket.socket(44, socket.SOCK_RAW, 0)' 2>/dev/null ||
+	skip "cannot create an AF_XDP socket"
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	"$src/tools/netns-setup" down --prefix "$prefix" || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+"$src/tools/netns-setup" up --prefix "$prefix" >/dev/null
+mkdir -p "$(dirname "$out")"
+: >"$out.jsonl"
+
+# wait_ready ERRFILE PID: until xdp_fwd says "ready" on stderr, or (if it
+# never says so) half a second after its program is on vf0.
+wait_ready() {
+	local i attached=
+	for i in $(seq 1 100); do
+		grep -q ready "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || { echo "bench-xsk: xdp_fwd exited:" >&2; cat "$1" >&2; return 1; }
+		if [ -z "$attached" ] && ip -n "$prefix-fwd" link show vf0 | grep -q ' xdp'; then
+			attached=$i
+		fi
+		[ -n "$attached" ] && [ $((i - attached)) -ge 5 ] && return 0
+		sleep 0.1
+	done
+	echo "bench-xsk: xdp_fwd not ready after 10 s" >&2
+	return 1
+}
+
+# measure ROUND SENDMODE FRAMES: one line of JSON into $out.jsonl.
+measure() {
+	local round=$1 mode=$2 frames=$3 sp fp
+	ip netns exec "$prefix-rx" "$sink" --ifname vr0 --idle 1 --timeout $((${duration%.*} + 30)) \
+		--cpu "$cpu_sink" --json >"$tmp/sink.out" 2>"$tmp/sink.err" &
+	sp=$!
+	pids+=("$sp")
+	for _ in $(seq 1 50); do grep -q listening "$tmp/sink.err" && break; sleep 0.1; done
+	local fcpu=()
+	[ "$cpu_fwd" -lt 0 ] || fcpu=(--cpu "$cpu_fwd")
+	ip netns exec "$prefix-fwd" "$fwd" --in vf0 --out vf1 --frames "$frames" "${fcpu[@]}" \
+		--quiet --totals-json "$tmp/totals.json" "${fwd_flags[@]}" >"$tmp/fwd.out" 2>"$tmp/fwd.err" &
+	fp=$!
+	pids+=("$fp")
+	if ! wait_ready "$tmp/fwd.err" "$fp"; then
+		# The queue stays busy until the kernel's deferred release of
+		# the previous forwarder's sockets has run: once more, later.
+		grep -qi busy "$tmp/fwd.err" || return 1
+		sleep 1
+		ip netns exec "$prefix-fwd" "$fwd" --in vf0 --out vf1 --frames "$frames" "${fcpu[@]}" \
+			--quiet --totals-json "$tmp/totals.json" "${fwd_flags[@]}" \
+			>"$tmp/fwd.out" 2>"$tmp/fwd.err" &
+		fp=$!
+		pids+=("$fp")
+		wait_ready "$tmp/fwd.err" "$fp"
+	fi
+	ip netns exec "$prefix-tx" "$send" --ifname vs0 --mode "$mode" --duration "$duration" \
+		--dst 02:70:70:00:00:02 --cpu "$cpu_send" --json >"$tmp/send.out"
+	wait "$sp" || true
+	kill -INT "$fp"
+	if ! wait "$fp"; then
+		echo "bench-xsk: xdp_fwd --frames $frames failed:" >&2
+		cat "$tmp/fwd.err" >&2
+		return 1
+	fi
+	python3 - "$round" "$mode" "$frames" "$tmp" >>"$out.jsonl" <<'PY'
+import json, sys
+rnd, mode, frames, tmp = sys.argv[1:5]
+def last(path):
+    lines = [l for l in open(path) if l.strip().startswith("{")]
+    return json.loads(lines[-1])
+s, k = last(tmp + "/send.out"), last(tmp + "/sink.out")
+t = json.load(open(tmp + "/totals.json"))
+if not t.get("check", {}).get("ok"):
+    sys.exit("bench-xsk: the forwarder's check failed: %s" % t.get("check"))
+print(json.dumps({"round": int(rnd), "send_mode": mode, "frames": frames, "sender": s,
+                  "sink": k, "totals": t,
+                  "fwd_pps": t.get("forwarded", 0) / s["elapsed_s"] if s["elapsed_s"] else 0}))
+PY
+}
+
+echo "bench-xsk: $rounds rounds of ${duration} s, CPUs send/fwd/sink $cpus, xdp_fwd ${fwd_flags[*]}"
+for r in $(seq 1 "$rounds"); do
+	if [ $((r % 2)) -eq 1 ]; then order="pagepool fixed"; else order="fixed pagepool"; fi
+	[ -z "$only" ] || order=$only
+	for mode in xdp packet; do
+		for frames in $order; do
+			measure "$r" "$mode" "$frames"
+		done
+	done
+done
+
+python3 - "$out.jsonl" "$out" "$short" "${fwd_flags[*]}" <<'PY'
+import json, statistics, sys
+src, out, short, flags = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
+rows = [json.loads(l) for l in open(src) if l.strip()]
+lines = []
+p = lines.append
+p("AF_XDP forwarder (xdp_fwd %s), rates in Mpps: sender / forwarder / sink" % flags)
+p("%-5s %-7s %-9s %8s %8s %8s %9s" % ("round", "sender", "frames", "send", "fwd", "sink", "lost"))
+for r in rows:
+    p("%-5d %-7s %-9s %8.3f %8.3f %8.3f %9d" % (
+        r["round"], r["send_mode"], r["frames"], r["sender"]["pps"] / 1e6, r["fwd_pps"] / 1e6,
+        r["sink"]["pps"] / 1e6, r["sender"]["sent"] - r["sink"]["received"]))
+verdicts = []
+for mode in ("xdp", "packet"):
+    med = {}
+    for frames in ("pagepool", "fixed"):
+        sel = [r for r in rows if r["send_mode"] == mode and r["frames"] == frames]
+        if not sel:
+            continue
+        med[frames] = {k: statistics.median(f(r) for r in sel) for k, f in (
+            ("send", lambda r: r["sender"]["pps"]), ("fwd", lambda r: r["fwd_pps"]),
+            ("sink", lambda r: r["sink"]["pps"]))}
+        p("median %-7s %-9s send %.3f  fwd %.3f  sink %.3f Mpps (%d rounds)" % (
+            mode, frames, med[frames]["send"] / 1e6, med[frames]["fwd"] / 1e6,
+            med[frames]["sink"] / 1e6, len(sel)))
+    if "pagepool" in med and "fixed" in med and med["fixed"]["sink"] > 0:
+        ratio = med["pagepool"]["sink"] / med["fixed"]["sink"]
+        ok = ratio >= 1.0
+        verdicts.append(ok)
+        p("ratio %-7s pagepool/fixed (median sink pps): %.3f  %s" % (
+            mode, ratio, "ok (>= 1.0)" if ok else "BELOW 1.0"))
+text = "\n".join(lines) + "\n"
+open(out, "w").write(text)
+sys.stdout.write(text)
+if short:
+    print("bench-xsk: short run (the rates say nothing; the pipeline works)")
+PY
+echo "bench-xsk: results in $out (raw: $out.jsonl)"
