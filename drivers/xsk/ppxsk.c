@@ -82,29 +82,6 @@
 #include "ppxsk.h"
 #include "xsk_bpf.h"
 
-/*
- * TEMPORARY stand-ins for contract A (h-mmdma) while it is not in the
- * tree (drivers/xsk/meson.build decides): one high-order block instead of
- * a contiguous run of order-0 pages (so at most 1024 pages), and a direct
- * DMA device instead of the window device (bus addresses are then not the
- * UMEM offsets; nothing here relies on that). Removed when A lands.
- */
-#ifdef PPXSK_TEMP_NO_CONTIG
-static struct page *ppxsk_temp_contig(unsigned long nr, gfp_t gfp)
-{
-	if (nr > (1ul << MAX_PAGE_ORDER) || !is_power_of_2(nr))
-		return NULL;
-	return alloc_pages(gfp, (unsigned int)get_order(nr << PAGE_SHIFT));
-}
-#define alloc_contig_pages(nr, gfp, nid, mask)	ppxsk_temp_contig(nr, gfp)
-#define free_contig_range(pfn, nr) \
-	__free_pages(pfn_to_page(pfn), (unsigned int)get_order((nr) << PAGE_SHIFT))
-#endif
-#ifdef PPXSK_TEMP_NO_WINDOW
-#define pp_device_create_window(name, base, len, flags) \
-	pp_device_create(name, PP_DMA_DIRECT, flags)
-#endif
-
 #define PPXSK_DEF_FRAMES	4096
 #define PPXSK_DEF_FRAME_SIZE	2048
 #define PPXSK_DEF_RING		2048
