@@ -140,16 +140,18 @@ struct ppxsk_port {
 	spinlock_t tx_lock;		/* TX ring producers */
 	int up;				/* READ_ONCE: ndo_xdp_xmit checks it */
 	/* Counters. RX side: the RX NAPI only; tx_xmit, tx_refused,
-	 * tx_foreign, kicks: under tx_lock; completion: the TX completion
+	 * tx_foreign: under tx_lock; completion: the TX completion
 	 * NAPI (and close, after it is disabled). */
 	u64 rx_packets, xdp_pass, xdp_drop, xdp_tx, xdp_redirect, xdp_aborted, redirect_errors;
 	u64 fill_posted, fill_alloc_failed, rx_bad_desc;
-	u64 tx_xmit, tx_refused, tx_foreign, tx_kicks, tx_kick_errors;
+	u64 tx_xmit, tx_refused, tx_foreign;
+	atomic_long_t tx_kicks, tx_kick_errors;	/* any CPU that kicks */
 	u64 tx_completed, comp_bad_desc;
 };
 
 static DEFINE_MUTEX(ppxsk_table_mutex);
 static struct ppxsk_port __rcu *ppxsk_ports[PPXSK_MAX_PORTS];
+static unsigned int ppxsk_slots_hw;	/* slots ever used: what the service scans */
 
 static inline void ppxsk_add(u64 *ctr, u64 n)
 {
@@ -422,9 +424,11 @@ static inline struct net_iov *ppxsk_chunk_niov(const struct ppxsk_umem *umem, u6
 
 /* ---- TX ---- */
 
-/* Under tx_lock: let the kernel send what the TX ring holds. In copy mode
- * one sendto() sends a batch of the kernel's (32): kick until the ring is
- * drained or the kernel stops taking (completion ring full, ...). */
+/* Let the kernel send what the TX ring holds. In copy mode one sendto()
+ * sends a batch of the kernel's (32): kick until the ring is drained or
+ * the kernel stops taking (completion ring full, ...). Without tx_lock:
+ * the kernel serialises senders on the socket itself, and a producer must
+ * not spin on the lock while another CPU sits in the system call. */
 static void ppxsk_tx_kick(struct ppxsk_port *port)
 {
 	unsigned int tries = 0;
@@ -433,10 +437,10 @@ static void ppxsk_tx_kick(struct ppxsk_port *port)
 	       __atomic_load_n(port->tx.producer, __ATOMIC_RELAXED) && tries++ < 64) {
 		u32 before = __atomic_load_n(port->tx.consumer, __ATOMIC_ACQUIRE);
 
-		port->tx_kicks++;
+		atomic_long_inc(&port->tx_kicks);
 		if (sendto(port->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
 		    errno != EAGAIN && errno != EBUSY && errno != ENOBUFS) {
-			port->tx_kick_errors++;
+			atomic_long_inc(&port->tx_kick_errors);
 			break;
 		}
 		if (__atomic_load_n(port->tx.consumer, __ATOMIC_ACQUIRE) == before)
@@ -489,14 +493,6 @@ static int ppxsk_xmit_one(struct ppxsk_port *port, struct xdp_frame *xdpf)
 	return 0;
 }
 
-static void ppxsk_tx_submit(struct ppxsk_port *port, u32 n, bool flush)
-{
-	if (n)
-		xsk_ring_prod__submit(&port->tx, n);
-	if (flush)
-		ppxsk_tx_kick(port);
-}
-
 /* ndo_xdp_xmit: frames from xdp_do_flush() of any port's RX poll, ours
  * included. Returns how many it took (from the start); the core gives the
  * rest back. */
@@ -517,10 +513,13 @@ static int ppxsk_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **fra
 		if (ppxsk_xmit_one(port, frames[i]))
 			break;
 	ret = i;
-	ppxsk_tx_submit(port, (u32)i, flags & XDP_XMIT_FLUSH);
+	if (i)
+		xsk_ring_prod__submit(&port->tx, (u32)i);
 	port->tx_xmit += (u64)i;
 	port->tx_refused += (u64)(n - i);
 	spin_unlock(&port->tx_lock);
+	if (flags & XDP_XMIT_FLUSH)
+		ppxsk_tx_kick(port);
 	rcu_read_unlock();
 	return ret;
 }
@@ -573,12 +572,6 @@ static int ppxsk_txc_poll(struct napi_struct *napi, int budget)
 	struct ppxsk_port *port = container_of(napi, struct ppxsk_port, txc_napi);
 	int done = ppxsk_txc_clean(port, budget);
 
-	/* What an earlier kick left (the kernel stopped taking). */
-	if (ppxsk_tx_pending(port)) {
-		spin_lock(&port->tx_lock);
-		ppxsk_tx_kick(port);
-		spin_unlock(&port->tx_lock);
-	}
 	if (done < budget)
 		napi_complete_done(napi, done);
 	return done;
@@ -726,11 +719,8 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 		xsk_ring_cons__release(&port->rx, n);
 	if (did & PPXSK_DID_REDIR)
 		xdp_do_flush();
-	if (did & PPXSK_DID_TX) {
-		spin_lock(&port->tx_lock);
+	if (did & PPXSK_DID_TX)
 		ppxsk_tx_kick(port);
-		spin_unlock(&port->tx_lock);
-	}
 	ppxsk_refill(port);
 	if ((int)n < budget)
 		napi_complete_done(napi, (int)n);
@@ -742,21 +732,26 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 int ppxsk_service(void)
 {
 	int cpu = smp_processor_id(), work = 0, w;
-	unsigned int i;
+	unsigned int i, nr = READ_ONCE(ppxsk_slots_hw);
 
 	local_bh_disable();
-	for (i = 0; i < PPXSK_MAX_PORTS; i++) {
+	for (i = 0; i < nr; i++) {
 		struct ppxsk_port *port = rcu_dereference(ppxsk_ports[i]);
 
 		if (!port)
 			continue;
-		if (port->rx_cpu == cpu &&
-		    (xsk_cons_nb_avail(&port->rx, 1) ||
-		     xsk_prod_nb_free(&port->fill, PPXSK_REFILL_MAX) >= PPXSK_NAPI_BUDGET))
-			napi_schedule(&port->rx_napi);
+		if (port->rx_cpu == cpu) {
+			if (xsk_cons_nb_avail(&port->rx, 1) ||
+			    xsk_prod_nb_free(&port->fill, PPXSK_REFILL_MAX) >= PPXSK_NAPI_BUDGET)
+				napi_schedule(&port->rx_napi);
+			/* What a flush's kick left (the kernel's batch, a
+			 * full completion ring): the RX CPU kicks again, so
+			 * one CPU feeds the socket, as its producer does. */
+			if (ppxsk_tx_pending(port))
+				ppxsk_tx_kick(port);
+		}
 		if (port->txc_cpu == cpu &&
-		    (__atomic_load_n(port->comp.producer, __ATOMIC_ACQUIRE) !=
-		     *port->comp.consumer || ppxsk_tx_pending(port)))
+		    __atomic_load_n(port->comp.producer, __ATOMIC_ACQUIRE) != *port->comp.consumer)
 			napi_schedule(&port->txc_napi);
 	}
 	local_bh_enable();
@@ -893,6 +888,8 @@ static int ppxsk_slot_get(struct ppxsk_port *port)
 		if (!(ppxsk_slots_used & BIT(i))) {
 			ppxsk_slots_used |= BIT(i);
 			port->slot = i + 1;
+			if (port->slot > ppxsk_slots_hw)
+				WRITE_ONCE(ppxsk_slots_hw, port->slot);
 			err = 0;
 			break;
 		}
@@ -1185,8 +1182,8 @@ int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
 	st->rx_bad_desc = READ_ONCE(port->rx_bad_desc);
 	st->comp_bad_desc = READ_ONCE(port->comp_bad_desc);
 	st->tx_foreign = READ_ONCE(port->tx_foreign);
-	st->tx_kicks = READ_ONCE(port->tx_kicks);
-	st->tx_kick_errors = READ_ONCE(port->tx_kick_errors);
+	st->tx_kicks = (u64)atomic_long_read(&port->tx_kicks);
+	st->tx_kick_errors = (u64)atomic_long_read(&port->tx_kick_errors);
 	if (port->fd >= 0 && getsockopt(port->fd, SOL_XDP, XDP_STATISTICS, &st->xs, &optlen))
 		return -errno;
 	return 0;
