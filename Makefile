@@ -161,6 +161,16 @@ docs: build
 		{ echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
 	@tests/docs/check_filter.py --doxygen
 
+# The AF_XDP forwarder end to end (examples/xdp_fwd, README "Run the
+# AF_XDP forwarder"): as root, three network namespaces, pp-xsk-send ->
+# xdp_fwd -> pp-xsk-sink for XDP_FWD_SECONDS, the totals, the namespaces
+# removed. XDP_FWD_FRAMES=fixed runs the fixed-frame baseline instead.
+XDP_FWD_FRAMES  ?= pagepool
+XDP_FWD_SECONDS ?= 3
+.PHONY: xdp-fwd-demo
+xdp-fwd-demo: build
+	@examples/xdp_fwd/demo.sh $(BUILD) $(XDP_FWD_FRAMES) $(XDP_FWD_SECONDS)
+
 clean:
 	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) build-asan build-tsan docs/api
 

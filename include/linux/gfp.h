@@ -10,7 +10,8 @@
  * out or PP_FAULT_PAGE_ALLOC fires; with __GFP_NOWARN no warning is printed.
  * Pages come with refcount 1. With __GFP_COMP an order > 0 block is a
  * compound page (one refcount, on the head); without it, it must be freed
- * with __free_pages() of the same order.
+ * with __free_pages() of the same order. alloc_contig_pages() hands out
+ * runs of any length of order-0 pages, each with its own refcount.
  * Layer: mm.
  */
 #ifndef _PP_LINUX_GFP_H
@@ -19,6 +20,7 @@
 
 #include <linux/gfp_types.h>
 #include <linux/mm_types.h>
+#include <linux/nodemask.h>
 #include <linux/numa.h>
 #include <linux/topology.h>
 
@@ -120,6 +122,52 @@ void free_pages(unsigned long addr, unsigned int order);
  * Context: any context.
  */
 void free_unref_page(struct page *page, unsigned int order);
+
+/**
+ * alloc_contig_pages() - allocate a run of physically contiguous pages
+ * @nr_pages: the run's length in pages, any count from 1 up to a node's
+ *	pages
+ * @gfp_mask: GFP flags: __GFP_ZERO, __GFP_NOWARN, __GFP_THISNODE are
+ *	honoured; __GFP_COMP is not supported (NULL)
+ * @nid: the node tried first (NUMA_NO_NODE: the calling CPU's)
+ * @nodemask: the nodes the run may come from; NULL: any
+ *
+ * The run lies in one node's zone: page_address(page) + i * PAGE_SIZE is
+ * page_address(page + i), and page_to_pfn(page) + i is page i's pfn. Every
+ * page is an order-0 page of its own with refcount 1 (not a compound
+ * page): it may be put on its own, or the run given back with
+ * free_contig_range(). The run is cut from free buddy blocks (the smallest
+ * block that holds it, else adjacent free blocks), the excess of the last
+ * one going back; nothing is migrated, so memory fragmented by pages that
+ * stay allocated may have no run although enough pages are free. Pages on
+ * per-CPU lists are drained back first when that is what is missing.
+ *
+ * Context: process context (one zone lock held for a scan of the zone's
+ * struct pages at most).
+ * Return: the first page, or NULL when no such run is free, @nr_pages is 0
+ * or @gfp_mask has __GFP_COMP (a warning unless __GFP_NOWARN), or
+ * PP_FAULT_PAGE_ALLOC fires (once per call).
+ */
+struct page *alloc_contig_pages(unsigned long nr_pages, gfp_t gfp_mask, int nid,
+				nodemask_t *nodemask);
+
+/**
+ * free_contig_range() - put each page of a run of order-0 pages
+ * @pfn: the first page's pfn (page_to_pfn())
+ * @nr_pages: the run's length; 0 does nothing
+ *
+ * Every page is checked first: a range outside the arena, a page that is
+ * not allocated (free, or inside a higher-order block), or part of a
+ * compound page or the first page of a higher-order block is reported (a
+ * WARN and its counter of pp_mem_get_counters()) and nothing is freed.
+ * Then each page is put once, as put_page(). A page whose refcount was
+ * not 1 (someone else still holds it) is not freed by this put but by its
+ * last put_page(), as in the kernel; their count is reported by one WARN,
+ * counted as a bad free.
+ *
+ * Context: any context.
+ */
+void free_contig_range(unsigned long pfn, unsigned long nr_pages);
 
 #pragma GCC visibility pop
 #endif /* _PP_LINUX_GFP_H */

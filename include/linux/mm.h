@@ -45,6 +45,11 @@ enum pageflags {
 	PG_pcp,			/* free, on a per-CPU list */
 	PG_reserved,		/* taken out of circulation (bad page) */
 	PG_pfmemalloc,		/* allocated from the emergency reserves */
+	/* Backs a net_iov of a memory provider's area (pagepool, core:
+	 * pp_net_iov_area_bind_pages()); page->private is that net_iov.
+	 * Set and cleared by the page's owner, the provider, between its
+	 * allocation and its free; never on a free or page_pool page. */
+	PG_net_iov,
 };
 
 /* The arena, set up by pp_mem_init() or on first allocation. */

@@ -56,7 +56,9 @@ struct page {
 	/* Free for the page's owner. A page_pool page: the list designs of
 	 * the return ring (PP_RING_LLIST, PP_RING_LLIST_BATCH) own it while
 	 * the page waits in their list, as its link (struct net_iov has its
-	 * pp_ring_link at this offset); nothing else of page_pool uses it. */
+	 * pp_ring_link at this offset); nothing else of page_pool uses it.
+	 * A page bound to a net_iov area (PG_net_iov, never a page_pool
+	 * page itself): the net_iov it backs. */
 	unsigned long private;
 };
 

@@ -81,6 +81,11 @@ struct net_iov_area {
 	struct net_iov *niovs;
 	size_t num_niovs;
 	unsigned long base_virtual;	/* offset of niovs[0] in the area */
+	/* pagepool: the page that backs niovs[0] while the area is bound
+	 * to host memory (pp_net_iov_area_bind_pages(), <net/page_pool/
+	 * memory_provider.h>); niovs[i] is backed by pp_pages + i. NULL
+	 * when unbound. */
+	struct page *pp_pages;
 };
 
 #define __NETMEM_ASSERT(f)						\

@@ -34,6 +34,8 @@ struct device;
 enum pp_dma_backend {
 	PP_DMA_DIRECT,	/* bus address = physical address of the page */
 	PP_DMA_IOMMU,	/* simulated IOMMU: IOVA allocator + IO page table */
+	PP_DMA_WINDOW,	/* one window of arena memory; bus address = offset
+			 * into it (pp_device_create_window()) */
 };
 
 #define PP_DMA_DEBUG		0x1	/* DMA-API debug checks on this device */
@@ -42,7 +44,8 @@ enum pp_dma_backend {
 /**
  * pp_device_create() - create a simulated DMA device with a bound driver
  * @name: the device's name, copied (NULL: "dmaN")
- * @backend: PP_DMA_DIRECT or PP_DMA_IOMMU
+ * @backend: PP_DMA_DIRECT or PP_DMA_IOMMU (PP_DMA_WINDOW needs its
+ *	window: pp_device_create_window())
  * @flags: PP_DMA_DEBUG, PP_DMA_NONCOHERENT, or 0
  *
  * The caller holds the creator's reference, which pp_device_destroy()
@@ -54,6 +57,36 @@ enum pp_dma_backend {
  */
 struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 				unsigned int flags);
+
+/**
+ * pp_device_create_window() - create a device that reaches one window of arena memory
+ * @name: the device's name, copied (NULL: "dmaN")
+ * @base: the window's first byte: page-aligned arena memory (such as the
+ *	page_address() of an alloc_contig_pages() run)
+ * @len: its length, a multiple of PAGE_SIZE, inside the arena
+ * @flags: PP_DMA_DEBUG, PP_DMA_NONCOHERENT, or 0, as for pp_device_create()
+ *
+ * Backend PP_DMA_WINDOW: the bus address of a byte of the window is its
+ * offset from @base (0 is @base itself; an AF_XDP UMEM's addressing).
+ * A map of memory outside the window returns DMA_MAPPING_ERROR (counted
+ * in map_errors; with PP_DMA_DEBUG nothing is recorded for it), never a
+ * crash; so does a dma_alloc_*() whose memory the page allocator placed
+ * outside it. Unmap, sync, dma_map_sg() (physically contiguous entries
+ * merge into one DMA segment), the debug layer and unbind work as on the
+ * other backends. pp_dma_device_read() and pp_dma_device_write() reach
+ * the whole window, mapped or not (a device without an IOMMU inside its
+ * aperture), and nothing outside it (-EFAULT). The window is the device's
+ * for its life: the memory must stay allocated until the device is
+ * destroyed and its last mapping unmapped. pp_device_destroy() destroys
+ * it.
+ *
+ * Context: process context.
+ * Return: the device; ERR_PTR(-EINVAL) for a NULL or unaligned @base or
+ * @len, a window not inside the arena (or no arena yet), or a bad flag;
+ * ERR_PTR(-ENOMEM).
+ */
+struct device *pp_device_create_window(const char *name, void *base, size_t len,
+				       unsigned int flags);
 
 /**
  * pp_device_bind() - bind a driver to a device again
@@ -215,7 +248,7 @@ void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg);
  * @len: its length
  *
  * The copy goes through the device's translation (the IOMMU's page table,
- * or none).
+ * the window's offset, or none).
  *
  * Context: any context.
  * Return: 0; -EFAULT if the range is not mapped (or was unmapped); -ENODEV

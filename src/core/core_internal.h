@@ -248,6 +248,13 @@ static __always_inline void ppcore_consumer_exit(struct page_pool *pool)
 
 /* mp.c */
 int ppcore_mp_check_ops(const struct memory_provider_ops *ops);
+/* niov_pages.c: the net_iov a bound page backs (PG_net_iov, checked
+ * against its area), or NULL; and the same for a netmem: the bound net_iov
+ * of a page netmem, or 0 (a net_iov, or a page that backs none). */
+struct net_iov *ppcore_page_net_iov(const struct page *page);
+/* The page that backs @niov in a bound area, or NULL (NULL @niov, unbound). */
+struct page *ppcore_net_iov_page(const struct net_iov *niov);
+netmem_ref ppcore_bound_netmem(netmem_ref netmem);
 
 /* Misuse counters (pp_page_pool_get_misuse()). */
 enum ppcore_misuse {

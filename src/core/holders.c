@@ -135,6 +135,9 @@ int pp_page_pool_for_each_holder(u32 id, int (*cb)(const struct pp_page_pool_hol
 
 __ppcore_take_site void pp_page_pool_note_handoff(netmem_ref netmem)
 {
+	/* A page that backs a bound net_iov: the net_iov is the pool's. */
+	if (netmem && !netmem_is_pp(netmem))
+		netmem = ppcore_bound_netmem(netmem);
 	if (netmem && netmem_is_pp(netmem))
 		ppcore_netmem_handoff(netmem, PPCORE_RET_IP);
 }

@@ -11,7 +11,9 @@
  * every record racily (READ_ONCE; the pool pointer is stored last with
  * release and read with acquire, so a record seen held has its take's
  * fields, unless it is being retaken at that moment). net_iovs have no
- * record: they are not tracked. The take time is the coarse clock's (the
+ * record of their own: one of a bound area (pp_net_iov_area_bind_pages())
+ * is tracked in the record of the page behind it, which no pool holds as a
+ * page; the others are not tracked. The take time is the coarse clock's (the
  * tick's resolution, a few ms): a clock read per allocation cost more
  * than the rest of the tracking together.
  * Layer: core.
@@ -24,16 +26,29 @@
 #include <net/netmem.h>
 #include <net/page_pool/types.h>
 
+#include "core/core_internal.h"
 #include "mm/mm_internal.h"
+
+/* The record a netmem's holder is written in: a page's own; for a
+ * net_iov, the record of the page that backs it in a bound area
+ * (niov_pages.c), or none. */
+static __always_inline struct ppmm_page_owner *ppcore_holder_record(netmem_ref netmem)
+{
+	if (netmem_is_net_iov(netmem)) {
+		struct page *page = ppcore_net_iov_page(netmem_to_net_iov(netmem));
+
+		return page ? ppmm_page_owner(page) : NULL;
+	}
+	return ppmm_page_owner(__netmem_to_page(netmem));
+}
 
 static __always_inline void ppcore_holder_out(struct page_pool *pool, netmem_ref netmem,
 					      unsigned long ip)
 {
-	struct ppmm_page_owner *o;
+	struct ppmm_page_owner *o = ppcore_holder_record(netmem);
 
-	if (netmem_is_net_iov(netmem))
+	if (!o)
 		return;
-	o = ppmm_page_owner(__netmem_to_page(netmem));
 	WRITE_ONCE(o->take_ip, ip);
 	WRITE_ONCE(o->handoff_ip, 0UL);
 	WRITE_ONCE(o->take_ns, ktime_get_coarse_ns());
@@ -44,19 +59,17 @@ static __always_inline void ppcore_holder_out(struct page_pool *pool, netmem_ref
 /* Home, or back to the page allocator: no holder. */
 static __always_inline void ppcore_holder_clear(netmem_ref netmem)
 {
-	if (netmem_is_net_iov(netmem))
-		return;
-	WRITE_ONCE(ppmm_page_owner(__netmem_to_page(netmem))->pool, NULL);
+	struct ppmm_page_owner *o = ppcore_holder_record(netmem);
+
+	if (o)
+		WRITE_ONCE(o->pool, NULL);
 }
 
 static __always_inline void ppcore_holder_handoff(netmem_ref netmem, unsigned long ip)
 {
-	struct ppmm_page_owner *o;
+	struct ppmm_page_owner *o = ppcore_holder_record(netmem);
 
-	if (netmem_is_net_iov(netmem))
-		return;
-	o = ppmm_page_owner(__netmem_to_page(netmem));
-	if (READ_ONCE(o->pool))
+	if (o && READ_ONCE(o->pool))
 		WRITE_ONCE(o->handoff_ip, ip);
 }
 

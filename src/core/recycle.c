@@ -238,12 +238,16 @@ void __page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
 	page_pool_put_unrefed_slow(pool, netmem, dma_sync_size, allow_direct);
 }
 
+static void page_pool_put_refused(struct page_pool *pool, netmem_ref netmem);
+
 void page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
 				  unsigned int dma_sync_size, bool allow_direct)
 {
 	if (unlikely(netmem_get_pp(netmem) != pool)) {
-		/* Refused, page left as it is: see __page_pool_put_misdirected(). */
-		__page_pool_put_misdirected(pool, netmem, dma_sync_size, false);
+		/* Refused, page left as it is: see __page_pool_put_misdirected().
+		 * Even a page that backs a net_iov: the caller dropped a
+		 * reference on the page, which is not the net_iov's count. */
+		page_pool_put_refused(pool, netmem);
 		return;
 	}
 	if (allow_direct && __page_pool_recycle_in_cache(pool, netmem))
@@ -268,13 +272,10 @@ void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page,
  * pool keeps its reference and may put it to the right pool; until then
  * the page counts as in flight for its pool, which is safe.
  */
-void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
-				 unsigned int dma_sync_size, bool allow_direct)
+static void page_pool_put_refused(struct page_pool *pool, netmem_ref netmem)
 {
 	struct page_pool *owner;
 
-	(void)allow_direct;
-	(void)dma_sync_size;
 	if (!netmem || !netmem_is_pp(netmem) || !(owner = netmem_get_pp(netmem))) {
 		/* @pool may be gone already (a put after destroy): only its
 		 * address is printed, it is never dereferenced here. */
@@ -286,6 +287,27 @@ void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
 	ppcore_count_misuse(PPCORE_MISUSE_FOREIGN_POOL);
 	WARN(1, "page_pool %p: put of a page of page_pool %u refused (stale put, or the wrong pool named)",
 	     (void *)pool, pp_page_pool_id(owner));
+}
+
+/*
+ * One exception: a page that is no page_pool's but backs a bound net_iov
+ * (<net/page_pool/memory_provider.h>: a driver that puts
+ * virt_to_page(data) of a provider pool's buffer, or the XDP return of the
+ * lookup generation, which names the pool by mem id) is a put of that
+ * net_iov to @pool - with page_pool_put_netmem()'s owner check, so a
+ * net_iov @pool does not hold is refused as any other put is. Without a
+ * pool named there is nothing to check the net_iov against: refused.
+ */
+void __page_pool_put_misdirected(struct page_pool *pool, netmem_ref netmem,
+				 unsigned int dma_sync_size, bool allow_direct)
+{
+	netmem_ref niov;
+
+	if (pool && netmem && !netmem_is_pp(netmem) && (niov = ppcore_bound_netmem(netmem))) {
+		page_pool_put_netmem(pool, niov, dma_sync_size, allow_direct);
+		return;
+	}
+	page_pool_put_refused(pool, netmem);
 }
 
 void __page_pool_unref_underflow(netmem_ref netmem, long nr, long ret)
@@ -358,6 +380,20 @@ static __always_inline u32 page_pool_put_bulk_of_first_pool(netmem_ref *data, u3
  * which may belong to different pools: one producer-lock round per pool.
  * @data is overwritten.
  */
+/*
+ * A bulk put of a netmem no pool owns: the net_iov it backs if it is a
+ * bound page (niov_pages.c) that a pool holds, else 0 (refused by the
+ * caller: reported, left alone).
+ */
+static noinline netmem_ref page_pool_bulk_bound(netmem_ref netmem)
+{
+	netmem_ref niov = ppcore_bound_netmem(netmem);
+
+	if (niov && netmem_is_pp(niov) && netmem_get_pp(niov))
+		return niov;
+	return 0;
+}
+
 void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
 {
 	u32 bulk_len = 0, i;
@@ -366,10 +402,15 @@ void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
 		netmem_ref netmem = netmem_compound_head(data[i]);
 
 		if (unlikely(!netmem_is_pp(netmem) || !netmem_get_pp(netmem))) {
-			ppcore_count_misuse(PPCORE_MISUSE_NOT_PP_PAGE);
-			WARN(1, "page_pool: bulk put of a page no page_pool owns (%#lx)",
-			     (unsigned long)netmem);
-			continue;
+			netmem_ref niov = page_pool_bulk_bound(netmem);
+
+			if (!niov) {
+				ppcore_count_misuse(PPCORE_MISUSE_NOT_PP_PAGE);
+				WARN(1, "page_pool: bulk put of a page no page_pool owns (%#lx)",
+				     (unsigned long)netmem);
+				continue;
+			}
+			netmem = niov;
 		}
 		if (page_pool_bulk_take_last_ref(netmem))
 			data[bulk_len++] = netmem;

@@ -49,6 +49,7 @@
 
 #include <linux/bug.h>
 #include <linux/err.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/numa.h>
 #include <linux/processor.h>
@@ -173,25 +174,16 @@ static void ppdma_free(struct pp_dma_dev *d)
 	kfree(d);
 }
 
-struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
-				unsigned int flags)
+/* A device on backend @be; @win_base and @win_len: its window
+ * (PP_DMA_WINDOW), checked by the caller. */
+static struct device *ppdma_create(const char *name, const struct ppdma_backend *be,
+				   unsigned int flags, unsigned long win_base, size_t win_len)
 {
-	const struct ppdma_backend *be;
 	struct pp_dma_dev *d;
 	char auto_name[32];
 	size_t len;
 	int err;
 
-	switch (backend) {
-	case PP_DMA_DIRECT:
-		be = &ppdma_direct_backend;
-		break;
-	case PP_DMA_IOMMU:
-		be = &ppdma_iommu_backend;
-		break;
-	default:
-		return ERR_PTR(-EINVAL);
-	}
 	if (flags & ~(PP_DMA_DEBUG | PP_DMA_NONCOHERENT))
 		return ERR_PTR(-EINVAL);
 	if (!name) {
@@ -214,7 +206,9 @@ struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 	d->be = be;
 	d->flags = flags;
 	d->debug = flags & PP_DMA_DEBUG;
-	d->detect_unbind = d->debug || backend == PP_DMA_IOMMU;
+	d->detect_unbind = d->debug || be == &ppdma_iommu_backend;
+	d->win_base = win_base;
+	d->win_len = win_len;
 	d->dma_mask = DMA_BIT_MASK(32);
 	refcount_set(&d->ref, 1);
 	pthread_mutex_init(&d->bind_lock, NULL);
@@ -250,6 +244,33 @@ struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
 err_free:
 	ppdma_free(d);
 	return ERR_PTR(err);
+}
+
+/* PP_DMA_WINDOW needs its window: pp_device_create_window(). */
+struct device *pp_device_create(const char *name, enum pp_dma_backend backend,
+				unsigned int flags)
+{
+	switch (backend) {
+	case PP_DMA_DIRECT:
+		return ppdma_create(name, &ppdma_direct_backend, flags, 0, 0);
+	case PP_DMA_IOMMU:
+		return ppdma_create(name, &ppdma_iommu_backend, flags, 0, 0);
+	default:
+		return ERR_PTR(-EINVAL);
+	}
+}
+
+struct device *pp_device_create_window(const char *name, void *base, size_t len,
+				       unsigned int flags)
+{
+	unsigned long b = (unsigned long)base;
+
+	/* Inside the arena (which then exists): the window's pages are
+	 * what the device may reach and what maps are checked against. */
+	if (!base || !PAGE_ALIGNED(b) || !len || !PAGE_ALIGNED(len) ||
+	    !virt_addr_valid(base) || len > READ_ONCE(pp_mem_map.end) - b)
+		return ERR_PTR(-EINVAL);
+	return ppdma_create(name, &ppdma_window_backend, flags, b, len);
 }
 
 /* A device pagepool did not create belongs to whoever embeds it; there

@@ -11,7 +11,8 @@
  * Files: device.c (devices, binding, masks), mapping.c (single maps,
  * syncs, device-side access), map_sg.c (scatterlists), coherent.c
  * (allocations), info.c (what a device can do), debug.c, direct.c,
- * iommu.c + iova.c (backends), scatterlist.c (sg tables, no DMA).
+ * iommu.c + iova.c, window.c (backends), scatterlist.c (sg tables, no
+ * DMA).
  * Layer: dma.
  */
 #ifndef _PP_DMA_INTERNAL_H
@@ -48,7 +49,9 @@ struct pp_dma_dev;
  *   map        map [phys, phys + size) for @dir so that the device reaches
  *              it at bus addresses up to @mask: the bus address, or
  *              DMA_MAPPING_ERROR (address space exhausted, beyond @mask,
- *              out of memory). Must never return 0. With PPDMA_MAP_MMIO
+ *              out of memory). Must never return 0, except the window
+ *              backend, whose bus addresses are offsets into its window
+ *              (0 is its first byte). With PPDMA_MAP_MMIO
  *              the range is not RAM (dma_map_resource()): no struct page,
  *              nothing for the simulated device to read or write.
  *   unmap      undo the mapping at @addr. True if one was removed. MUST
@@ -105,6 +108,7 @@ struct ppdma_backend {
 
 extern const struct ppdma_backend ppdma_direct_backend;
 extern const struct ppdma_backend ppdma_iommu_backend;
+extern const struct ppdma_backend ppdma_window_backend;
 
 /* The entries of a backend's public dma_map_ops table (dev->dma_ops): they
  * take the same checked path as the DMA API (mapping.c), so calling through
@@ -149,6 +153,8 @@ struct pp_dma_dev {
 	void *domain;			/* backend state of the current binding */
 	struct ppdma_debug *dbg;	/* PP_DMA_DEBUG: the mapping table */
 	u64 dma_mask;			/* what dev.dma_mask points to */
+	unsigned long win_base;		/* PP_DMA_WINDOW: the window's CPU address */
+	size_t win_len;			/* and length; fixed at creation */
 	pp_dma_trace_fn trace;
 	void *trace_arg;
 	long live_base;			/* maps - unmaps when the last binding ended */

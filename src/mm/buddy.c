@@ -10,7 +10,8 @@
  * Everything here that touches the lists runs under zone->lock, which is a
  * real lock: concurrent refills and drains from several CPUs contend on it
  * as they do in the kernel. A per-CPU list moves pages in and out in
- * batches, one lock round trip per batch.
+ * batches, one lock round trip per batch. Runs of physically contiguous
+ * pages (alloc_contig_pages()) are cut out of the lists here too.
  * Layer: mm.
  */
 #include <limits.h>
@@ -243,4 +244,106 @@ void ppmm_buddy_free(struct page *page, unsigned int order)
 	zone->lock_rounds++;
 	__ppmm_free_one(zone, page, order);
 	spin_unlock(&zone->lock);
+}
+
+/*
+ * Give the pages [@idx, @end) of a block just taken out of the lists back
+ * to them, as the aligned power-of-two blocks the range is made of
+ * (lowest bits first: each piece's buddy is the lower part, which the
+ * caller keeps, so nothing merges back into the pages it took). The pages
+ * are still poisoned and flagless. Caller MUST hold zone->lock.
+ */
+static void __give_back(struct ppmm_zone *zone, unsigned long idx, unsigned long end)
+{
+	unsigned int o;
+
+	while (idx < end) {
+		o = idx ? min_t(unsigned int, __ffs(idx), MAX_PAGE_ORDER) : MAX_PAGE_ORDER;
+		while (idx + (1UL << o) > end)
+			o--;
+		__ppmm_free_one(zone, pp_mem_map.map + idx, o);
+		idx += 1UL << o;
+	}
+}
+
+/* Unlink the free blocks that tile [@idx, @idx + @nr) (the first one
+ * starts at @idx; the last one may reach past the end, whose excess goes
+ * back). Caller MUST hold zone->lock. */
+static void __take_blocks(struct ppmm_zone *zone, unsigned long idx, unsigned long nr)
+{
+	unsigned long end = idx + nr, i = idx, len = 0;
+	struct page *page;
+	unsigned int o;
+
+	while (i < end) {
+		page = pp_mem_map.map + i;
+		o = page->order;
+		__list_unlink(&page->buddy_list);
+		zone->free_area[o].nr_free--;
+		WRITE_ONCE(page->flags, 0UL);
+		zone->nr_free_pages -= 1UL << o;
+		len += 1UL << o;
+		i += 1UL << o;
+	}
+	__give_back(zone, end, idx + len);
+}
+
+/*
+ * @nr physically contiguous pages out of @zone (alloc_contig_pages()).
+ * Below a largest block, the smallest free block that holds them is split
+ * as an allocation of that order would be, and its upper part beyond @nr
+ * goes back. Otherwise, or when no single block holds them, the zone is
+ * scanned from the bottom for adjacent free buddy blocks that together
+ * hold @nr pages (the lowest such run); the blocks are unlinked and the
+ * last one's excess goes back. Pages on per-CPU lists are not in the buddy
+ * lists and end a run (the caller drains them and tries again). Returns
+ * the first page, every page of the run flagless, still poisoned and in
+ * the state free pages have (PPMM_PAGE_FREE): the caller prepares them.
+ * NULL when no run is free. Takes zone->lock, for one scan of the zone's
+ * struct pages at most.
+ */
+struct page *ppmm_zone_take_run(struct ppmm_zone *zone, unsigned long nr)
+{
+	unsigned long i, end, run = 0, run_start = 0;
+	struct page *page = NULL;
+	unsigned int o;
+
+	spin_lock(&zone->lock);
+	zone->lock_rounds++;
+	if (nr > zone->nr_free_pages)
+		goto out;
+	if (nr < PPMM_BLOCK_PAGES) {
+		o = order_base_2(nr);
+		page = __ppmm_rmqueue(zone, o);
+		if (page) {
+			i = ppmm_page_idx(page);
+			__give_back(zone, i + nr, i + (1UL << o));
+			goto out;
+		}
+	}
+	/* A free block's first page carries PG_buddy and its order; every
+	 * other page of the zone that is not such a head ends a run. Heads
+	 * are aligned to their order, so stepping over a free block lands
+	 * on the next block or page. */
+	for (i = zone->start, end = zone->start + zone->nr_pages; i < end;) {
+		struct page *p = pp_mem_map.map + i;
+
+		if (!(READ_ONCE(p->flags) & BIT(PG_buddy))) {
+			run = 0;
+			i++;
+			continue;
+		}
+		if (!run)
+			run_start = i;
+		run += 1UL << p->order;
+		i += 1UL << p->order;
+		if (run >= nr) {
+			__take_blocks(zone, run_start, nr);
+			page = pp_mem_map.map + run_start;
+			break;
+		}
+	}
+out:
+	spin_unlock(&zone->lock);
+	return page;
 }

@@ -193,6 +193,10 @@ void ppmm_pcp_drain(struct ppmm_zone *zone, struct ppmm_pcp *pcp, int count);
  * per-CPU lists, directly in the buddy lists of @zone. */
 struct page *ppmm_buddy_alloc(struct ppmm_zone *zone, unsigned int order);
 void ppmm_buddy_free(struct page *page, unsigned int order);
+/* @nr contiguous pages out of @zone's buddy lists (alloc_contig_pages()),
+ * flagless, still poisoned and PPMM_PAGE_FREE; NULL if no such run is
+ * free. Takes zone->lock. */
+struct page *ppmm_zone_take_run(struct ppmm_zone *zone, unsigned long nr);
 
 /* buddy.c */
 /* Drain all of @cpu's per-CPU lists. Owner of @cpu (or its last owner,
@@ -261,6 +265,7 @@ __cold void __ppmm_report(enum ppmm_bad kind, const void *what, const char *why,
  * of circulation (the kernel's bad_page()). */
 __cold void ppmm_bad_pp_page(struct page *page, unsigned int order);
 __cold void ppmm_alloc_failed(gfp_t gfp, unsigned int order, int nid);
+__cold void ppmm_contig_failed(gfp_t gfp, unsigned long nr_pages, int nid);
 /* Is @page a pointer to a struct page of the live arena? */
 bool ppmm_page_in_map(const struct page *page);
 void ppmm_counters_read(struct pp_mem_counters *c);

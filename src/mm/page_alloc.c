@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Page allocation: alloc_pages_node(), alloc_pages_bulk_node() and the
- * address-returning wrappers.
+ * Page allocation: alloc_pages_node(), alloc_pages_bulk_node(),
+ * alloc_contig_pages() and the address-returning wrappers.
  *
  * Order 0 comes from the calling CPU's list for the node (no lock, no
  * atomic: the list belongs to this thread); an empty list is refilled with
@@ -392,6 +392,58 @@ out:
 fail:
 	ppmm_alloc_failed(gfp, 0, nid);
 	return i;
+}
+
+/*
+ * alloc_contig_pages(): a run of free buddy blocks of one zone cut to
+ * @nr_pages (ppmm_zone_take_run()), each page then an order-0 allocation of
+ * its own. Zones in the order alloc_pages_node() tries nodes, those outside
+ * @nodemask skipped; when none has the run, this CPU's lists and then the
+ * others' are drained (their pages may be what splits a run) and the zones
+ * tried again, as for a high order. One pp_should_fail() for the call.
+ */
+struct page *alloc_contig_pages(unsigned long nr_pages, gfp_t gfp, int nid,
+				nodemask_t *nodemask)
+{
+	int cpu, nr, i, n, start = nid, pass;
+	struct page *page;
+	unsigned long j;
+
+	if (unlikely(!ppmm_arena_up()) && ppmm_arena_default())
+		goto fail;
+	if (unlikely(!nr_pages || (gfp & __GFP_COMP))) {
+		WARN_ONCE(!(gfp & __GFP_NOWARN), "mm: alloc_contig_pages() of %lu pages%s",
+			  nr_pages, (gfp & __GFP_COMP) ? " with __GFP_COMP (not supported)" : "");
+		goto fail;
+	}
+	if (unlikely(pp_should_fail(PP_FAULT_PAGE_ALLOC)))
+		goto fail;
+	cpu = alloc_cpu();
+	start = resolve_node(nid, cpu);
+	nr = ppmm_arena.nr_nodes;
+	for (pass = 0; pass < 3; pass++) {
+		for (i = 0; i < nr; i++) {
+			n = start + i < nr ? start + i : start + i - nr;
+			if (i && (gfp & __GFP_THISNODE))
+				break;
+			if (nodemask && !node_isset(n, *nodemask))
+				continue;
+			page = ppmm_zone_take_run(&ppmm_zones[n], nr_pages);
+			if (page)
+				goto found;
+		}
+		if (pass == 0 && cpu_has_pcp_pages(cpu))
+			ppmm_drain_cpu(cpu);
+		else if (!ppmm_drain_all_remote())
+			break;
+	}
+fail:
+	ppmm_contig_failed(gfp, nr_pages, start);
+	return NULL;
+found:
+	for (j = 0; j < nr_pages; j++)
+		prep_new_page(page + j, 0, gfp);
+	return page;
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)

@@ -12,7 +12,8 @@
  * Order-0 pages go to the calling CPU's list (no lock); a list above its
  * high mark gives a batch back to the zone. A thread on the shared CPU
  * (<pagepool/runtime.h>) gives them straight to the zone, under its lock. Compound and other high-order
- * blocks go straight to the buddy lists.
+ * blocks go straight to the buddy lists. free_contig_range() puts the
+ * order-0 pages of a contiguous run one by one, after checking them all.
  * Layer: mm.
  */
 #include <linux/bug.h>
@@ -81,6 +82,14 @@ void ppmm_alloc_failed(gfp_t gfp, unsigned int order, int nid)
 	if (!(gfp & __GFP_NOWARN))
 		pr_warn_ratelimited("pagepool: page allocation failure: order:%u, mode:%#x, nid:%d\n",
 				    order, gfp, nid);
+}
+
+void ppmm_contig_failed(gfp_t gfp, unsigned long nr_pages, int nid)
+{
+	atomic_long_inc(&alloc_failed);
+	if (!(gfp & __GFP_NOWARN))
+		pr_warn_ratelimited("pagepool: contiguous allocation failure: %lu pages, mode:%#x, nid:%d\n",
+				    nr_pages, gfp, nid);
 }
 
 void ppmm_counters_read(struct pp_mem_counters *c)
@@ -290,4 +299,60 @@ void free_unref_page(struct page *page, unsigned int order)
 		return;
 	}
 	free_checked(page, order);
+}
+
+/*
+ * Every page of the run is checked before any is touched: bad input is one
+ * report and changes nothing. Then each page is put, as the kernel's
+ * free_contig_range() does; a page someone else still references is not
+ * freed by that put but by its last put_page(), and the run's count of
+ * such pages is reported (one WARN, counted as a bad free).
+ */
+void free_contig_range(unsigned long pfn, unsigned long nr_pages)
+{
+	static struct pp_ratelimit busy_rs;
+	unsigned long i, busy = 0;
+	struct page *first, *page;
+	int ref;
+
+	if (!nr_pages)
+		return;
+	if (unlikely(!ppmm_arena_up() || !pfn_valid(pfn) ||
+		     nr_pages > pp_mem_map.nr_pages - (pfn - PP_PFN_OFFSET))) {
+		ppmm_report(PPMM_BAD_OUT_OF_ARENA, (void *)pfn,
+			    "free_contig_range() of page frames outside the arena, from pfn");
+		return;
+	}
+	first = pfn_to_page(pfn);
+	for (i = 0; i < nr_pages; i++) {
+		page = first + i;
+		ref = page_ref_count(page);
+		if (PageTail(page) || PageHead(page)) {
+			ppmm_report(PPMM_BAD_FREE, page,
+				    "free_contig_range() of a page of a compound page");
+			return;
+		}
+		/* The pages inside a non-compound block look free. */
+		if (READ_ONCE(page->_mm_state) != PPMM_PAGE_ALLOC || ref <= 0) {
+			ppmm_report(PPMM_BAD_DOUBLE_FREE, page,
+				    "free_contig_range() of a page that is not allocated (free, or inside a higher-order block)");
+			return;
+		}
+		if (READ_ONCE(page->order)) {
+			ppmm_report(PPMM_BAD_FREE, page,
+				    "free_contig_range() of the first page of a higher-order block");
+			return;
+		}
+	}
+	for (i = 0; i < nr_pages; i++) {
+		page = first + i;
+		busy += page_ref_count(page) != 1;
+		put_page(page);
+	}
+	if (unlikely(busy)) {
+		atomic_long_inc(&counters[PPMM_BAD_FREE]);
+		__pp_warn(__FILE__, __LINE__, __pp_ratelimit(&busy_rs),
+			  "mm: bad free: free_contig_range(): %lu of %lu pages are still in use, each freed by its last put_page()",
+			  busy, nr_pages);
+	}
 }

@@ -38,6 +38,7 @@
 #include <linux/rcupdate.h>
 #include <linux/skbuff.h>
 #include <net/page_pool/helpers.h>
+#include <net/page_pool/memory_provider.h>
 #include <net/xdp.h>
 #include <pagepool/xdp.h>
 
@@ -68,27 +69,17 @@ static __always_inline void xdp_return_other(netmem_ref netmem, enum xdp_mem_typ
 	}
 }
 
-/*
- * Memory said to be a page_pool's that no pool owns: a page the pool gave
- * back (to its user, or to the page allocator - a stale frame), or one
- * that never was a pool's. The kernel would follow page->pp, which is then
- * NULL or a free-list link. Reported as page_pool reports a put of such a
- * page - a WARN and the not_pp_page misuse counter, by
- * __page_pool_put_misdirected() with no pool, which touches nothing else -
- * and left alone. Never follows page->pp.
- */
-static noinline void xdp_return_pp_without_pool(netmem_ref netmem)
-{
-	pr_warn("xdp: MEM_TYPE_PAGE_POOL return of netmem %#lx, which no page_pool owns "
-		"(a stale frame?): left alone\n", (unsigned long)netmem);
-	__page_pool_put_misdirected(NULL, netmem, -1, false);
-}
+/* Below: memory said to be a page_pool's that no pool owns. */
+static noinline void xdp_return_pp_without_pool(netmem_ref netmem, bool napi_direct);
 
 /* The newest generation for a page_pool netmem. Caller passes the head
  * (netmem_compound_head(), or virt_to_netmem() which already is). */
 static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_direct)
 {
 	struct page_pool *pool = netmem_get_pp(netmem);
+	/* The caller's, unmasked: a constant where this is inlined, so the
+	 * branch below does not make the mask be computed before it. */
+	bool caller_direct = napi_direct;
 
 	if (napi_direct && xdp_return_frame_no_direct())
 		napi_direct = false;
@@ -96,7 +87,7 @@ static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_di
 	 * it (one load from pp's cache line): page_pool_put_netmem() catches
 	 * a page no pool owns by its owner check, and this path has none. */
 	if (unlikely(!netmem_is_pp(netmem) || !pool)) {
-		xdp_return_pp_without_pool(netmem);
+		xdp_return_pp_without_pool(netmem, caller_direct);
 		return;
 	}
 	/* page_pool_put_full_netmem() past its owner check: the pool was
@@ -106,6 +97,37 @@ static __always_inline void xdp_return_pp_direct(netmem_ref netmem, bool napi_di
 	if (napi_direct && __page_pool_recycle_in_cache(pool, netmem))
 		return;
 	__page_pool_put_unrefed_netmem(pool, netmem, -1, napi_direct);
+}
+
+/*
+ * Memory said to be a page_pool's that no pool owns: a page the pool gave
+ * back (to its user, or to the page allocator - a stale frame), or one
+ * that never was a pool's. The kernel would follow page->pp, which is then
+ * NULL or a free-list link. Reported as page_pool reports a put of such a
+ * page - a WARN and the not_pp_page misuse counter, by
+ * __page_pool_put_misdirected() with no pool, which touches nothing else -
+ * and left alone. Never follows page->pp.
+ *
+ * But a page that backs a bound net_iov (<net/page_pool/memory_provider.h>)
+ * is no page_pool's page while its net_iov is: the frame's data lies in
+ * memory a provider pool handed out as that net_iov, which goes back to
+ * the pool holding it as a page_pool page would (one no pool holds now -
+ * a stale frame - is refused as a page is). @napi_direct: the caller's,
+ * not yet masked by the no-direct flag (xdp_return_pp_direct() does it).
+ */
+static noinline void xdp_return_pp_without_pool(netmem_ref netmem, bool napi_direct)
+{
+	struct net_iov *niov = NULL;
+
+	if (!netmem_is_net_iov(netmem))
+		niov = pp_virt_to_net_iov(page_address(__netmem_to_page(netmem)));
+	if (niov) {
+		xdp_return_pp_direct(net_iov_to_netmem(niov), napi_direct);
+		return;
+	}
+	pr_warn("xdp: MEM_TYPE_PAGE_POOL return of netmem %#lx, which no page_pool owns "
+		"(a stale frame?): left alone\n", (unsigned long)netmem);
+	__page_pool_put_misdirected(NULL, netmem, -1, false);
 }
 
 void __xdp_return(netmem_ref netmem, enum xdp_mem_type mem_type, bool napi_direct,

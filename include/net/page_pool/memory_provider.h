@@ -83,6 +83,67 @@ int net_mp_open_rxq(struct net_device *dev, unsigned int rxq_idx,
 void net_mp_close_rxq(struct net_device *dev, unsigned int rxq_idx,
 		      struct pp_memory_provider_params *old_p);
 
+/*
+ * net_iov areas on host memory (pagepool's extension). A provider whose
+ * net_iovs are ordinary arena pages - one net_iov per PAGE_SIZE, e.g. an
+ * AF_XDP UMEM - binds its area to those pages. A bound page carries
+ * PG_net_iov and points at its net_iov (page->private), so every path
+ * that only has a data pointer (an XDP frame's data, a put of
+ * virt_to_page(data)) finds the net_iov in O(1) and gives it to the pool
+ * that holds it: xdp_return_frame() and the other XDP returns in both
+ * generations, xdp_return_frame_bulk(), page_pool_put_netmem_bulk(), and a
+ * put of the page naming the net_iov's pool (page_pool_put_full_page()
+ * and friends). That resolution is made only where the page is found not
+ * to be a page_pool page (the path that refuses such a put), so ordinary
+ * pages pay nothing for it.
+ */
+/**
+ * pp_net_iov_area_bind_pages() - back a net_iov area by contiguous arena pages
+ * @area: the area; niovs[0..num_niovs) set up, each with owner @area
+ * @first: the first of num_niovs contiguous pages the caller owns (e.g.
+ *	from alloc_contig_pages()); page @first + i backs niovs[i]
+ *
+ * The pages must be allocated, not compound, not page_pool pages and not
+ * bound already. Unbind before the pages are freed.
+ *
+ * Context: process context, before any of the area's net_iovs is handed
+ * out.
+ * Return: 0; -EINVAL for a NULL or empty @area, an area bound already, a
+ * net_iov whose owner is not @area, or a page that is not as above (then
+ * nothing is bound).
+ */
+int pp_net_iov_area_bind_pages(struct net_iov_area *area, struct page *first);
+/**
+ * pp_net_iov_area_unbind_pages() - undo pp_net_iov_area_bind_pages()
+ * @area: the area (NULL or unbound: nothing to do)
+ *
+ * The pages are left as ordinary allocated pages, for the caller to free.
+ *
+ * Context: process context, once no frame or pool holds the area's memory.
+ */
+void pp_net_iov_area_unbind_pages(struct net_iov_area *area);
+/**
+ * pp_net_iov_address() - CPU address of a bound net_iov
+ * @niov: the net_iov
+ *
+ * Context: any context.
+ * Return: the address of its page, or NULL for a NULL net_iov or one of an
+ * unbound area.
+ */
+void *pp_net_iov_address(const struct net_iov *niov);
+/**
+ * pp_virt_to_net_iov() - the net_iov whose page holds an address
+ * @addr: any address
+ *
+ * O(1): the page's PG_net_iov flag and back pointer, checked against its
+ * area.
+ *
+ * Context: any context.
+ * Return: the net_iov, or NULL when @addr is outside the arena or its page
+ * backs no net_iov.
+ */
+struct net_iov *pp_virt_to_net_iov(const void *addr);
+
 /* From ->alloc_netmems() only: the caller knows there is room. */
 static inline void net_mp_netmem_place_in_cache(struct page_pool *pool, netmem_ref netmem)
 {

@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * xdp_fwd: an AF_XDP forwarder between two interfaces. Frames of EtherType
+ * 0x88B5 that arrive on --in leave on --out (XDP_REDIRECT into the other
+ * socket's TX ring, both sockets on one UMEM, copy mode); every other frame
+ * is dropped, and counted by reason. Two frame managers:
+ *
+ *   --frames pagepool  the UMEM is pagepool memory and every frame a
+ *                      page_pool frame (drivers/xsk: a kernel-style driver,
+ *                      an XDP verdict hook written in C, xdp_do_redirect(),
+ *                      TX completion through xdp_return_frame*());
+ *   --frames fixed     the baseline: a stack of free frame addresses, as
+ *                      AF_XDP forwarders without an allocator do it.
+ *
+ * This file is the front end both share: the options, the pinning, the
+ * status line once a second (pps in and out, drops by reason, the sockets'
+ * XDP_STATISTICS deltas, the frame manager's pool state; overwritten with
+ * \r on a terminal, one line each otherwise), SIGINT/SIGTERM (stop, then
+ * tear down and print the totals), --duration, --teardown-after N (close
+ * the sockets once N frames went out, with the traffic still flowing), the
+ * check after teardown and --totals-json.
+ *
+ *   xdp_fwd --in IF --out IF [--frames pagepool|fixed] [--mode skb|drv]
+ *           [--frame-size 2048|4096] [--nr-frames 4096] [--ring 2048]
+ *           [--completion same|other] [--bulk] [--cpu C] [--duration S]
+ *           [--teardown-after N] [--status|--quiet] [--totals-json FILE]
+ *
+ * Exit status: 0 when the check after teardown is ok; 1 when it is not or
+ * the run failed; 2 for a bad command line.
+ *
+ * Context: one forwarding thread (this one, pinned to --cpu), plus a
+ * completion thread with --completion other (the frame manager's).
+ * Layer: examples.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xdp_fwd.h"
+
+const char *const fwd_drop_name[FWD_DROP_MAX] = {
+	[FWD_DROP_NOT_OURS] = "not_ours",
+	[FWD_DROP_RUNT] = "runt",
+	[FWD_DROP_TX_RING_FULL] = "tx_ring_full",
+	[FWD_DROP_REDIRECT] = "redirect_error",
+	[FWD_DROP_ABORTED] = "aborted",
+	[FWD_DROP_OTHER] = "other",
+};
+
+static volatile sig_atomic_t stop_sig;
+static const struct fwd_opts *opts;
+static const struct fwd_ops *ops;
+static cpu_set_t allowed;		/* the process's CPUs before pinning */
+
+static struct {
+	double start, last_status, end_by;
+	struct fwd_snap prev;		/* at the last status line */
+	uint64_t fwd_first;		/* forwarded when the first frame went out */
+	double t_first, t_last;		/* first and last time forwarded moved */
+	uint64_t fwd_seen;
+	bool teardown_due, tty;
+} T;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+bool fwd_should_stop(void)
+{
+	return stop_sig != 0;
+}
+
+bool fwd_teardown_due(void)
+{
+	return T.teardown_due;
+}
+
+int fwd_other_cpu(int cpu)
+{
+	int n = CPU_SETSIZE, i, c;
+
+	for (i = 1; i <= n; i++) {
+		c = ((cpu < 0 ? 0 : cpu) + i) % n;
+		if (c != cpu && CPU_ISSET(c, &allowed))
+			return c;
+	}
+	return -1;
+}
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static void print_status(const struct fwd_snap *s, double dt)
+{
+	const struct fwd_snap *p = &T.prev;
+	char buf[768];
+	int len, i;
+	bool any = false;
+
+	len = snprintf(buf, sizeof(buf), "[%6.1fs] in %8.0f pps  out %8.0f pps  drops",
+		       now_s() - T.start, (s->rx - p->rx) / dt, (s->forwarded - p->forwarded) / dt);
+	for (i = 0; i < FWD_DROP_MAX; i++) {
+		if (s->drop[i] == p->drop[i])
+			continue;
+		len += snprintf(buf + len, sizeof(buf) - len, " %s +%llu", fwd_drop_name[i],
+				(unsigned long long)(s->drop[i] - p->drop[i]));
+		any = true;
+	}
+	if (!any)
+		len += snprintf(buf + len, sizeof(buf) - len, " 0");
+	len += snprintf(buf + len, sizeof(buf) - len,
+			"  xs in: dropped +%llu ring_full +%llu fill_empty +%llu"
+			"  out: tx_invalid +%llu",
+			(unsigned long long)(s->xs_in.rx_dropped - p->xs_in.rx_dropped),
+			(unsigned long long)(s->xs_in.rx_ring_full - p->xs_in.rx_ring_full),
+			(unsigned long long)(s->xs_in.rx_fill_ring_empty_descs -
+					     p->xs_in.rx_fill_ring_empty_descs),
+			(unsigned long long)(s->xs_out.tx_invalid_descs - p->xs_out.tx_invalid_descs));
+	if (s->has_pool)
+		len += snprintf(buf + len, sizeof(buf) - len,
+				"  pool: alloc fast +%llu slow +%llu recycled cached +%llu"
+				" ring +%llu inflight %llu",
+				(unsigned long long)(s->alloc_fast - p->alloc_fast),
+				(unsigned long long)(s->alloc_slow - p->alloc_slow),
+				(unsigned long long)(s->recycle_cached - p->recycle_cached),
+				(unsigned long long)(s->recycle_ring - p->recycle_ring),
+				(unsigned long long)s->inflight);
+	else
+		snprintf(buf + len, sizeof(buf) - len, "  frames: free %llu out %llu",
+			 (unsigned long long)s->frames_free, (unsigned long long)s->inflight);
+	if (T.tty)
+		printf("\r%s\033[K", buf);
+	else
+		printf("%s\n", buf);
+	fflush(stdout);
+}
+
+void fwd_tick(uint64_t forwarded)
+{
+	double t = now_s();
+
+	if (forwarded != T.fwd_seen) {
+		if (!T.t_first) {
+			T.t_first = t;
+			T.fwd_first = T.fwd_seen;
+		}
+		T.t_last = t;
+		T.fwd_seen = forwarded;
+	}
+	if (opts->teardown_after && forwarded >= opts->teardown_after)
+		T.teardown_due = true;
+	if (T.end_by && t >= T.end_by)
+		stop_sig = -1;
+	if (t - T.last_status >= 1.0) {
+		struct fwd_snap s;
+
+		ops->snap(&s);
+		if (opts->status)
+			print_status(&s, t - T.last_status);
+		T.prev = s;
+		T.last_status = t;
+	}
+}
+
+static void json_xs(FILE *f, const char *name, const struct fwd_xs *x, bool last)
+{
+	fprintf(f, "\"%s\":{\"rx_dropped\":%llu,\"rx_invalid_descs\":%llu,"
+		"\"tx_invalid_descs\":%llu,\"rx_ring_full\":%llu,"
+		"\"rx_fill_ring_empty_descs\":%llu,\"tx_ring_empty_descs\":%llu}%s",
+		name, (unsigned long long)x->rx_dropped, (unsigned long long)x->rx_invalid_descs,
+		(unsigned long long)x->tx_invalid_descs, (unsigned long long)x->rx_ring_full,
+		(unsigned long long)x->rx_fill_ring_empty_descs,
+		(unsigned long long)x->tx_ring_empty_descs, last ? "" : ",");
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static double active_s(void)
+{
+	return T.t_last > T.t_first ? T.t_last - T.t_first : 0;
+}
+
+static double rate(const struct fwd_snap *s)
+{
+	double a = active_s();
+
+	return a > 0 ? (s->forwarded - T.fwd_first) / a : 0;
+}
+
+static int write_totals(const char *path, const struct fwd_snap *s, const struct fwd_check *c,
+			double elapsed)
+{
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f) {
+		fprintf(stderr, "xdp_fwd: %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "{\"frames\":\"%s\",\"mode\":\"%s\",\"frame_size\":%u,\"nr_frames\":%u,"
+		"\"ring\":%u,\"completion\":\"%s\",\"bulk\":%s,",
+		ops->name, opts->mode == FWD_MODE_DRV ? "drv" : "skb", opts->frame_size,
+		opts->nr_frames, opts->ring, opts->completion_other ? "other" : "same",
+		opts->bulk ? "true" : "false");
+	fprintf(f, "\"forwarded\":%llu,\"rx\":%llu,\"tx\":%llu,\"drops\":{",
+		(unsigned long long)s->forwarded, (unsigned long long)s->rx,
+		(unsigned long long)s->tx);
+	for (i = 0; i < FWD_DROP_MAX; i++)
+		fprintf(f, "\"%s\":%llu%s", fwd_drop_name[i], (unsigned long long)s->drop[i],
+			i + 1 < FWD_DROP_MAX ? "," : "");
+	fprintf(f, "},\"xdp_statistics\":{");
+	json_xs(f, "in", &s->xs_in, false);
+	json_xs(f, "out", &s->xs_out, true);
+	fprintf(f, "},");
+	if (s->has_pool)
+		fprintf(f, "\"pool\":{\"inflight\":%llu,\"alloc_fast\":%llu,\"alloc_slow\":%llu,"
+			"\"recycle_cached\":%llu,\"recycle_ring\":%llu},",
+			(unsigned long long)s->inflight, (unsigned long long)s->alloc_fast,
+			(unsigned long long)s->alloc_slow, (unsigned long long)s->recycle_cached,
+			(unsigned long long)s->recycle_ring);
+	fprintf(f, "\"check\":{\"ok\":%s,\"why\":", c->ok ? "true" : "false");
+	json_string(f, c->why);
+	fprintf(f, ",\"frames_total\":%llu,\"frames_free\":%llu,\"dma_violations\":%llu},",
+		(unsigned long long)c->frames_total, (unsigned long long)c->frames_free,
+		(unsigned long long)c->dma_violations);
+	fprintf(f, "\"teardown_after\":%llu,\"elapsed_s\":%.3f,\"active_s\":%.3f,\"pps\":%.0f}\n",
+		(unsigned long long)opts->teardown_after, elapsed, active_s(), rate(s));
+	if (fclose(f)) {
+		fprintf(stderr, "xdp_fwd: %s: %s\n", path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+static void print_totals(const struct fwd_snap *s, const struct fwd_check *c, double elapsed)
+{
+	int i;
+
+	printf("xdp_fwd %s: forwarded %llu of %llu received in %.2f s (%.0f pps over %.2f s "
+	       "of traffic)\n", ops->name, (unsigned long long)s->forwarded,
+	       (unsigned long long)s->rx, elapsed, rate(s), active_s());
+	printf("  drops:");
+	for (i = 0; i < FWD_DROP_MAX; i++)
+		printf(" %s %llu", fwd_drop_name[i], (unsigned long long)s->drop[i]);
+	printf("\n  XDP_STATISTICS in: rx_dropped %llu rx_ring_full %llu "
+	       "rx_fill_ring_empty_descs %llu rx_invalid_descs %llu\n",
+	       (unsigned long long)s->xs_in.rx_dropped, (unsigned long long)s->xs_in.rx_ring_full,
+	       (unsigned long long)s->xs_in.rx_fill_ring_empty_descs,
+	       (unsigned long long)s->xs_in.rx_invalid_descs);
+	printf("  XDP_STATISTICS out: tx_invalid_descs %llu tx_ring_empty_descs %llu\n",
+	       (unsigned long long)s->xs_out.tx_invalid_descs,
+	       (unsigned long long)s->xs_out.tx_ring_empty_descs);
+	if (s->has_pool)
+		printf("  pool: alloc fast %llu slow %llu, recycled cached %llu ring %llu\n",
+		       (unsigned long long)s->alloc_fast, (unsigned long long)s->alloc_slow,
+		       (unsigned long long)s->recycle_cached, (unsigned long long)s->recycle_ring);
+	printf("  check: %s%s%s (%llu of %llu frames back", c->ok ? "ok" : "FAILED",
+	       c->why[0] ? ": " : "", c->why, (unsigned long long)c->frames_free,
+	       (unsigned long long)c->frames_total);
+	if (s->has_pool)
+		printf(", %llu DMA-API violations", (unsigned long long)c->dma_violations);
+	printf(")\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: xdp_fwd --in IF --out IF [--frames pagepool|fixed] [--mode skb|drv]\n"
+		"               [--frame-size 2048|4096] [--nr-frames 4096] [--ring 2048]\n"
+		"               [--completion same|other] [--bulk] [--cpu C] [--duration S]\n"
+		"               [--teardown-after N] [--status|--quiet] [--totals-json FILE]\n");
+}
+
+static int parse_uint(const char *name, const char *arg, unsigned long long max,
+		      unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || *v > max) {
+		fprintf(stderr, "xdp_fwd: --%s: not a number up to %llu: '%s'\n", name, max, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct fwd_opts *o)
+{
+	static const struct option lo[] = {
+		{ "in", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "frames", required_argument, NULL, 'f' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "frame-size", required_argument, NULL, 's' },
+		{ "nr-frames", required_argument, NULL, 'n' },
+		{ "ring", required_argument, NULL, 'r' },
+		{ "completion", required_argument, NULL, 'c' },
+		{ "bulk", no_argument, NULL, 'b' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "teardown-after", required_argument, NULL, 't' },
+		{ "status", no_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "totals-json", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	unsigned long long v;
+	char *end;
+	int c, li;
+
+	*o = (struct fwd_opts){ .frames = FWD_FRAMES_PAGEPOOL, .mode = FWD_MODE_SKB,
+				.frame_size = 2048, .nr_frames = 4096, .ring = 2048, .cpu = -1,
+				.status = true };
+	while (li = -1, (c = getopt_long(argc, argv, "", lo, &li)) != -1) {
+		switch (c) {
+		case 'i': o->in = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "pagepool"))
+				o->frames = FWD_FRAMES_PAGEPOOL;
+			else if (!strcmp(optarg, "fixed"))
+				o->frames = FWD_FRAMES_FIXED;
+			else
+				goto bad_value;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "skb"))
+				o->mode = FWD_MODE_SKB;
+			else if (!strcmp(optarg, "drv"))
+				o->mode = FWD_MODE_DRV;
+			else
+				goto bad_value;
+			break;
+		case 's':
+			if (parse_uint("frame-size", optarg, 4096, &v))
+				return -EINVAL;
+			if (v != 2048 && v != 4096)
+				goto bad_value;
+			o->frame_size = (unsigned int)v;
+			break;
+		case 'n':
+			if (parse_uint("nr-frames", optarg, 1U << 20, &v))
+				return -EINVAL;
+			if (v < 2 * FWD_BATCH)
+				goto bad_value;
+			o->nr_frames = (unsigned int)v;
+			break;
+		case 'r':
+			if (parse_uint("ring", optarg, 1U << 16, &v))
+				return -EINVAL;
+			if (v < FWD_BATCH || (v & (v - 1)))
+				goto bad_value;	/* the kernel wants powers of two */
+			o->ring = (unsigned int)v;
+			break;
+		case 'c':
+			if (!strcmp(optarg, "same"))
+				o->completion_other = false;
+			else if (!strcmp(optarg, "other"))
+				o->completion_other = true;
+			else
+				goto bad_value;
+			break;
+		case 'b': o->bulk = true; break;
+		case 'C':
+			if (parse_uint("cpu", optarg, CPU_SETSIZE - 1, &v))
+				return -EINVAL;
+			o->cpu = (int)v;
+			break;
+		case 'd':
+			errno = 0;
+			o->duration = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->duration >= 0))
+				goto bad_value;
+			break;
+		case 't':
+			if (parse_uint("teardown-after", optarg, ~0ULL, &v))
+				return -EINVAL;
+			o->teardown_after = v;
+			break;
+		case 'S': o->status = true; o->quiet = false; break;
+		case 'q': o->status = false; o->quiet = true; break;
+		case 'j': o->totals_json = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -EINVAL;
+		}
+		continue;
+bad_value:
+		fprintf(stderr, "xdp_fwd: bad value for --%s: '%s'\n",
+			li >= 0 ? lo[li].name : "?", optarg);
+		usage(stderr);
+		return -EINVAL;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "xdp_fwd: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (!o->in || !o->out) {
+		fprintf(stderr, "xdp_fwd: --in and --out are required\n");
+		usage(stderr);
+		return -EINVAL;
+	}
+	if (!strcmp(o->in, o->out)) {
+		fprintf(stderr, "xdp_fwd: --in and --out must be two interfaces\n");
+		return -EINVAL;
+	}
+	if (o->nr_frames < o->ring + FWD_BATCH) {
+		fprintf(stderr, "xdp_fwd: --nr-frames %u: at least --ring (%u) + %u frames\n",
+			o->nr_frames, o->ring, FWD_BATCH);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct fwd_opts o;
+	struct fwd_snap s;
+	struct fwd_check c = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	double elapsed;
+	int err, rc = 0;
+
+	if (parse_args(argc, argv, &o))
+		return 2;
+	opts = &o;
+	ops = o.frames == FWD_FRAMES_FIXED ? &fwd_fixed_ops : &fwd_pagepool_ops;
+	T.tty = isatty(STDOUT_FILENO);
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	if (o.cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(o.cpu, &set);
+		err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+		if (err) {
+			fprintf(stderr, "xdp_fwd: --cpu %d: %s\n", o.cpu, strerror(err));
+			return 2;
+		}
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	err = ops->setup(&o);
+	T.start = T.last_status = now_s();
+	if (o.duration > 0)
+		T.end_by = T.start + o.duration;
+	if (!err) {
+		/* Also with --quiet: scripts start their traffic on this line. */
+		fprintf(stderr, "xdp_fwd: ready: %s frames, %s -> %s, %s mode, %u x %u B, "
+				"rings %u, completion %s%s\n", ops->name, o.in, o.out,
+				o.mode == FWD_MODE_DRV ? "drv" : "skb", o.nr_frames,
+				o.frame_size, o.ring, o.completion_other ? "other" : "same",
+				o.bulk ? ", bulk" : "");
+		ops->snap(&T.prev);
+		err = ops->run(&o);
+		if (err)
+			fprintf(stderr, "xdp_fwd: forwarding stopped: %s\n", strerror(-err));
+	}
+	elapsed = now_s() - T.start;
+	if (T.tty && o.status)
+		printf("\n");
+	if (T.teardown_due && !o.quiet)
+		fprintf(stderr, "xdp_fwd: %llu frames forwarded: closing the sockets mid-stream\n",
+			(unsigned long long)T.fwd_seen);
+	if (ops->teardown() && !err)
+		err = -EIO;
+	ops->snap(&s);
+	ops->check(&c);
+	print_totals(&s, &c, elapsed);
+	if (o.totals_json && write_totals(o.totals_json, &s, &c, elapsed))
+		rc = 1;
+	if (err || !c.ok)
+		rc = 1;
+	return rc;
+}
