@@ -336,7 +336,6 @@ static int fixed_run(const struct fwd_opts *o)
 	enum fwd_drop why;
 	uint64_t addrs[FWD_BATCH];
 	uint32_t lens[FWD_BATCH];
-	unsigned int rounds = 0;
 
 	if (o->completion_other) {
 		int err = pthread_create(&F.comp_thread, NULL, comp_main,
@@ -401,8 +400,7 @@ static int fixed_run(const struct fwd_opts *o)
 		while (F.nr_free >= FWD_BATCH &&
 		       xsk_prod_nb_free(&F.fill_in, FWD_BATCH) >= FWD_BATCH)
 			fill_from_stack(&F.fill_in, FWD_BATCH);
-		if (!(++rounds % FWD_TICK_EVERY))
-			fwd_tick(fwd_cnt_read(&F.fwd_cnt));
+		fwd_tick(fwd_cnt_read(&F.tx_cnt));
 	}
 	return 0;
 }

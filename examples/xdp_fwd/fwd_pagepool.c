@@ -59,6 +59,7 @@ static struct {
 	int comp_stop;
 
 	uint64_t drop[FWD_DROP_MAX];	/* the hook's reasons (NAPI on CPU 0) */
+	uint64_t redirected;		/* the hook's XDP_REDIRECTs: fwd_tick()'s total */
 	struct fwd_snap last;
 	bool closed;
 } P;
@@ -70,8 +71,10 @@ static u32 fwd_prog(struct xdp_buff *xdp, void *arg)
 
 	(void)arg;
 	why = fwd_classify(xdp->data, (u32)(xdp->data_end - xdp->data));
-	if (why == FWD_DROP_MAX)
+	if (why == FWD_DROP_MAX) {
+		fwd_cnt_add(&P.redirected, 1);
 		return (u32)bpf_redirect(P.out_ifindex, 0);
+	}
 	fwd_cnt_add(&P.drop[why], 1);
 	return XDP_DROP;
 }
@@ -169,10 +172,6 @@ static int pagepool_setup(const struct fwd_opts *o)
 
 static int pagepool_run(const struct fwd_opts *o)
 {
-	struct ppxsk_stats st;
-	u64 completed = 0;
-	double next = 0, t;
-	unsigned int n = 0;
 	int work;
 
 	(void)o;
@@ -180,18 +179,7 @@ static int pagepool_run(const struct fwd_opts *o)
 		work = ppxsk_service();
 		if (work < 0)
 			return work;
-		if (++n % FWD_TICK_EVERY)
-			continue;
-		/* The running total is --out's completions, which the driver
-		 * counts; its stats call also reads the sockets' XDP_STATISTICS
-		 * (a system call each), so it is taken once a millisecond. */
-		t = fwd_now();
-		if (t >= next) {
-			if (!ppxsk_port_get_stats(P.out, &st))
-				completed = st.tx_completed;
-			next = t + 1e-3;
-		}
-		fwd_tick(completed);
+		fwd_tick(fwd_cnt_read(&P.redirected));
 	}
 	return 0;
 }

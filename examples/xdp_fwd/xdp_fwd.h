@@ -23,7 +23,7 @@
 
 #define FWD_ETHERTYPE	0x88B5		/* IEEE local experimental */
 #define FWD_BATCH	64		/* descriptors per ring operation (NAPI budget) */
-#define FWD_TICK_EVERY	16		/* loop rounds between two fwd_tick() calls */
+#define FWD_TICK_EVERY	16		/* fwd_tick() calls between two clock readings */
 
 enum fwd_frames { FWD_FRAMES_PAGEPOOL, FWD_FRAMES_FIXED };
 enum fwd_mode { FWD_MODE_SKB, FWD_MODE_DRV };
@@ -124,10 +124,13 @@ int fwd_other_cpu(int cpu);
 bool fwd_should_stop(void);
 /* CLOCK_MONOTONIC, in seconds. */
 double fwd_now(void);
-/* Called by run() every FWD_TICK_EVERY loop rounds: the status line once a
- * second, the --duration and --teardown-after limits. @completed: the
- * running total of --out's TX completions. */
-void fwd_tick(uint64_t completed);
+/* Called by run() after every loop round: the --teardown-after limit, and
+ * every FWD_TICK_EVERY calls the clock: the status line once a second,
+ * --duration. @sent: the running
+ * total of frames handed to --out (fixed: put into its TX ring; pagepool:
+ * redirected to it by the verdict hook), a counter in memory: exact for
+ * --teardown-after, and no system call in the loop. */
+void fwd_tick(uint64_t sent);
 /* For the --teardown-after case: true once the limit was reached (run()
  * returns; the sockets are closed while the sender still sends). */
 bool fwd_teardown_due(void);
