@@ -15,9 +15,10 @@ ones a counter accounts for, printed as an equation:
                         + forwarder drops by reason + sink socket drops)
 
 (the in-socket's rx_fill_ring_empty_descs is printed too: the kernel
-counts those frames in rx_dropped as well); no duplicates; at least a
-tenth of them arrive (a forwarder that drops everything for a counted
-reason fails); the forwarder exits 0 and its check
+counts those frames in rx_dropped as well); no duplicates; at least 1 %
+of them (and 1000) arrive: a forwarder that drops everything for a
+counted reason fails, a sanitizer build flooded by the sender does not;
+the forwarder exits 0 and its check
 after teardown is ok: every frame back, 0 DMA-API violations, pool
 inflight 0.
 
@@ -308,7 +309,7 @@ def forward_all(a, bed, tmp):
         bad.append("%d frames lost without a counter" % (sent - lost - k["received"]))
     if k["duplicates"] or k["foreign"]:
         bad.append("sink saw %d duplicates, %d foreign frames" % (k["duplicates"], k["foreign"]))
-    if k["received"] < sent // 10:
+    if k["received"] < max(1000, sent // 100):
         bad.append("only %d of %d frames forwarded" % (k["received"], sent))
     if t.get("forwarded", -1) < k["received"]:
         bad.append("forwarder says %s forwarded, the sink got %d" % (t.get("forwarded"),
