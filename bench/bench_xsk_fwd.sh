@@ -93,20 +93,16 @@ trap cleanup EXIT
 mkdir -p "$(dirname "$out")"
 : >"$out.jsonl"
 
-# wait_ready ERRFILE PID: until xdp_fwd says "ready" on stderr, or (if it
-# never says so) half a second after its program is on vf0.
+# wait_ready ERRFILE PID: until xdp_fwd says "ready" on stderr (its
+# sockets are up and in the XSKMAP), 15 s at most.
 wait_ready() {
-	local i attached=
-	for i in $(seq 1 100); do
+	local i
+	for i in $(seq 1 150); do
 		grep -q ready "$1" 2>/dev/null && return 0
 		kill -0 "$2" 2>/dev/null || { echo "bench-xsk: xdp_fwd exited:" >&2; cat "$1" >&2; return 1; }
-		if [ -z "$attached" ] && ip -n "$prefix-fwd" link show vf0 | grep -q ' xdp'; then
-			attached=$i
-		fi
-		[ -n "$attached" ] && [ $((i - attached)) -ge 5 ] && return 0
 		sleep 0.1
 	done
-	echo "bench-xsk: xdp_fwd not ready after 10 s" >&2
+	echo "bench-xsk: xdp_fwd not ready after 15 s" >&2
 	return 1
 }
 

@@ -15,9 +15,10 @@ ones a counter accounts for, printed as an equation:
                         + forwarder drops by reason + sink socket drops)
 
 (the in-socket's rx_fill_ring_empty_descs is printed too: the kernel
-counts those frames in rx_dropped as well); no duplicates; at least a
-tenth of them arrive (a forwarder that drops everything for a counted
-reason fails); the forwarder exits 0 and its check
+counts those frames in rx_dropped as well); no duplicates; at least 1 %
+of them (and 1000) arrive: a forwarder that drops everything for a
+counted reason fails, a sanitizer build flooded by the sender does not;
+the forwarder exits 0 and its check
 after teardown is ok: every frame back, 0 DMA-API violations, pool
 inflight 0.
 
@@ -124,26 +125,23 @@ class Bed:
             raise Fail("%s did not finish in %d s: %s" % (argv[0], timeout, err.strip()))
         return p.returncode, out, err
 
-    def xdp_attached(self, ifname):
-        r = subprocess.run(["ip", "-n", self.prefix + "-fwd", "-j", "-d", "link", "show", ifname],
-                           capture_output=True, text=True)
-        try:
-            return "xdp" in json.loads(r.stdout)[0]
-        except (ValueError, IndexError, KeyError):
-            return False
-
 
 def wait_line(p, words, timeout, collect):
-    """Read p's stderr until a line contains one of words; False on timeout/exit."""
+    """Read p's stderr until a line contains one of words; False on timeout/exit.
+
+    Reads the pipe's fd directly (a buffered readline() could hold the line
+    looked for while select() says there is nothing more to read)."""
     end = time.monotonic() + timeout
+    fd = p.stderr.fileno()
     while time.monotonic() < end:
-        r, _, _ = select.select([p.stderr], [], [], 0.1)
+        r, _, _ = select.select([fd], [], [], 0.1)
         if r:
-            line = p.stderr.readline()
-            if not line:
+            chunk = os.read(fd, 65536).decode(errors="replace")
+            if not chunk:
                 return False
-            collect.append(line)
-            if any(w in line for w in words):
+            collect.append(chunk)
+            text = "".join(collect)
+            if any(w in line for line in text.splitlines() for w in words):
                 return True
         elif p.poll() is not None:
             return False
@@ -166,23 +164,15 @@ def start_fwd(bed, fwd_args, totals):
             "--totals-json", totals] + fwd_args
     log("forwarder: " + " ".join(argv))
     fwd = bed.start("fwd", argv)
-    # Ready when it says so on stderr; a forwarder that says nothing is
-    # taken as ready half a second after its program is on vf0.
+    # Ready when it says so on stderr: both sockets up, the in-socket in
+    # the XSKMAP (a frame that came earlier would go to the stack, lost
+    # without a counter).
     lines = []
-    end = time.monotonic() + 10
-    attached_at = None
-    while time.monotonic() < end:
-        if wait_line(fwd, ["ready"], 0.1, lines):
-            break
+    if not wait_line(fwd, ["ready"], 15, lines):
         if fwd.poll() is not None:
             raise Fail("xdp_fwd exited with %d before it was ready: %s"
                        % (fwd.returncode, "".join(lines) + fwd.stderr.read()))
-        if attached_at is None and bed.xdp_attached("vf0"):
-            attached_at = time.monotonic()
-        if attached_at is not None and time.monotonic() - attached_at > 0.5:
-            break
-    else:
-        raise Fail("xdp_fwd not ready after 10 s: " + "".join(lines))
+        raise Fail("xdp_fwd not ready after 15 s: " + "".join(lines))
     fwd.early_stderr = "".join(lines)
     return fwd
 
@@ -319,7 +309,7 @@ def forward_all(a, bed, tmp):
         bad.append("%d frames lost without a counter" % (sent - lost - k["received"]))
     if k["duplicates"] or k["foreign"]:
         bad.append("sink saw %d duplicates, %d foreign frames" % (k["duplicates"], k["foreign"]))
-    if k["received"] < sent // 10:
+    if k["received"] < max(1000, sent // 100):
         bad.append("only %d of %d frames forwarded" % (k["received"], sent))
     if t.get("forwarded", -1) < k["received"]:
         bad.append("forwarder says %s forwarded, the sink got %d" % (t.get("forwarded"),
