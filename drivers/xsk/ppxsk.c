@@ -1105,8 +1105,12 @@ err_unlock:
 	return ERR_PTR(err);
 }
 
-int ppxsk_port_close(struct ppxsk_port *port)
+static void ppxsk_counters(struct ppxsk_port *port, struct ppxsk_stats *st);
+static int ppxsk_socket_stats(struct ppxsk_port *port, struct xdp_statistics *xs);
+
+int ppxsk_port_close_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
 {
+	struct xdp_statistics xs;
 	struct ppxsk_umem *umem;
 	unsigned int slot;
 
@@ -1125,11 +1129,16 @@ int ppxsk_port_close(struct ppxsk_port *port)
 	napi_disable(&port->rx_napi);
 	napi_disable(&port->txc_napi);
 
-	/* The kernel lets go of the rings first. */
+	/* The kernel lets go of the rings first; its last word on them. */
 	ppxsk_bpf_detach(port->bpf);
 	port->bpf = NULL;
+	ppxsk_socket_stats(port, &xs);
 	ppxsk_socket_close(port);
 	ppxsk_give_back(port);
+	if (st) {
+		ppxsk_counters(port, st);
+		st->xs = xs;
+	}
 	umem->nr_ports--;
 	ppxsk_umem_release_xumem(umem);
 
@@ -1139,6 +1148,11 @@ int ppxsk_port_close(struct ppxsk_port *port)
 	ppxsk_port_free(port);
 	mutex_unlock(&umem->mutex);
 	return 0;
+}
+
+int ppxsk_port_close(struct ppxsk_port *port)
+{
+	return ppxsk_port_close_stats(port, NULL);
 }
 
 struct net_device *ppxsk_port_netdev(struct ppxsk_port *port)
@@ -1160,12 +1174,8 @@ int ppxsk_port_set_xdp(struct ppxsk_port *port, struct bpf_prog *prog)
 	return 0;
 }
 
-int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
+static void ppxsk_counters(struct ppxsk_port *port, struct ppxsk_stats *st)
 {
-	socklen_t optlen = sizeof(st->xs);
-
-	if (IS_ERR_OR_NULL(port) || !st)
-		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	st->rx_packets = READ_ONCE(port->rx_packets);
 	st->xdp_pass = READ_ONCE(port->xdp_pass);
@@ -1184,9 +1194,24 @@ int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
 	st->tx_foreign = READ_ONCE(port->tx_foreign);
 	st->tx_kicks = (u64)atomic_long_read(&port->tx_kicks);
 	st->tx_kick_errors = (u64)atomic_long_read(&port->tx_kick_errors);
-	if (port->fd >= 0 && getsockopt(port->fd, SOL_XDP, XDP_STATISTICS, &st->xs, &optlen))
+}
+
+static int ppxsk_socket_stats(struct ppxsk_port *port, struct xdp_statistics *xs)
+{
+	socklen_t optlen = sizeof(*xs);
+
+	memset(xs, 0, sizeof(*xs));
+	if (port->fd >= 0 && getsockopt(port->fd, SOL_XDP, XDP_STATISTICS, xs, &optlen))
 		return -errno;
 	return 0;
+}
+
+int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
+{
+	if (IS_ERR_OR_NULL(port) || !st)
+		return -EINVAL;
+	ppxsk_counters(port, st);
+	return ppxsk_socket_stats(port, &st->xs);
 }
 
 int ppxsk_port_test_complete(struct ppxsk_port *port, u64 addr)
