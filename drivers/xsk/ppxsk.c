@@ -9,7 +9,7 @@
  * headroom) and released when the last port closes. The memory is this
  * driver's memory provider: a net_iov_area with one net_iov per 4 KiB,
  * bound to its page (pp_net_iov_area_bind_pages(), so an XDP return of a
- * frame in it finds the owning pool), the whole area mapped once
+ * frame in it finds the owning pool), each page mapped once
  * DMA_BIDIRECTIONAL on a window device whose bus address is the offset
  * into the UMEM: a net_iov's DMA address is its UMEM offset. With 2 KiB
  * frames two chunks share a net_iov as page_pool fragments
@@ -46,7 +46,8 @@
  * check. The port table is RCU: ppxsk_service() reads it in a
  * bottom-half-disabled section, close unpublishes and waits a grace
  * period. A TX ring has many producers (XDP_TX of its own RX poll,
- * ndo_xdp_xmit from any port's poll on any CPU): port->tx_lock. The fill
+ * ndo_xdp_xmit from any port's poll on any CPU): port->tx_lock; the
+ * kick (sendto()) is outside it, from the RX CPU only. The fill
  * and RX rings belong to the RX NAPI, the completion ring to the TX
  * completion NAPI. The provider's free stack: umem->lock (releases come
  * from any CPU).
