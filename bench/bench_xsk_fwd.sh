@@ -12,13 +12,16 @@
 # managers with the same flags, in an order that alternates from round to
 # round (pagepool first in odd rounds, fixed first in even ones); one
 # measurement: the sender at full rate for DURATION seconds through a
-# freshly started forwarder. Per measurement: the sender's own rate, the
-# forwarder's (frames it forwarded over the sender's time), the sink's
-# (frames that arrived over the kernel's first..last arrival time). Prints
-# each round, then the medians per sender mode and frame manager, and
-# ratio = median sink pps pagepool / median sink pps fixed, with the
-# verdict ">= 1.0"; the lines go to OUT (default results/bench-xsk.txt),
-# the raw JSON of every process to OUT.jsonl.
+# freshly started forwarder. Per measurement: "send", the sender's own
+# rate (frames the kernel took over its time); "fwd", frames the
+# forwarder forwarded over the sender's time; "recv", frames the sink
+# received over the sender's time (the forwarding rate: what came out at
+# the far side); "span", the sink's own rate over the kernel's first..last
+# arrival time (high when few frames came in bursts). Prints each round,
+# then the medians per sender mode and frame manager, and ratio = median
+# recv pagepool / median recv fixed, with the verdict ">= 1.0"; the
+# lines go to OUT (default results/bench-xsk.txt), the raw JSON of every
+# process to OUT.jsonl.
 #
 # Usage: bench/bench_xsk_fwd.sh [--build DIR] [--rounds R] [--duration S]
 #        [--cpus S,F,K] [--out FILE] [--short] [--only pagepool|fixed]
@@ -153,8 +156,7 @@ t = json.load(open(tmp + "/totals.json"))
 if not t.get("check", {}).get("ok"):
     sys.exit("bench-xsk: the forwarder's check failed: %s" % t.get("check"))
 print(json.dumps({"round": int(rnd), "send_mode": mode, "frames": frames, "sender": s,
-                  "sink": k, "totals": t,
-                  "fwd_pps": t.get("forwarded", 0) / s["elapsed_s"] if s["elapsed_s"] else 0}))
+                  "sink": k, "totals": t}))
 PY
 }
 
@@ -169,37 +171,42 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 
-python3 - "$out.jsonl" "$out" "$short" "${fwd_flags[*]}" <<'PY'
+python3 - "$out.jsonl" "$out" "$short" "${fwd_flags[*]}" "$cpus" <<'PY'
 import json, statistics, sys
-src, out, short, flags = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
+src, out, short, flags, cpus = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4], sys.argv[5]
 rows = [json.loads(l) for l in open(src) if l.strip()]
+def rate(r, n):
+    t = r["sender"]["elapsed_s"]
+    return n / t if t else 0.0
+for r in rows:
+    r["rates"] = {"send": r["sender"]["pps"], "fwd": rate(r, r["totals"].get("forwarded", 0)),
+                  "recv": rate(r, r["sink"]["received"]), "span": r["sink"]["pps"]}
 lines = []
 p = lines.append
-p("AF_XDP forwarder (xdp_fwd %s), rates in Mpps: sender / forwarder / sink" % flags)
-p("%-5s %-7s %-9s %8s %8s %8s %9s" % ("round", "sender", "frames", "send", "fwd", "sink", "lost"))
+p("AF_XDP forwarder (xdp_fwd %s; CPUs send,fwd,sink %s), Mpps" % (flags, cpus))
+p("%-5s %-7s %-9s %7s %7s %7s %7s %9s" % ("round", "sender", "frames", "send", "fwd", "recv",
+                                          "span", "lost"))
 for r in rows:
-    p("%-5d %-7s %-9s %8.3f %8.3f %8.3f %9d" % (
-        r["round"], r["send_mode"], r["frames"], r["sender"]["pps"] / 1e6, r["fwd_pps"] / 1e6,
-        r["sink"]["pps"] / 1e6, r["sender"]["sent"] - r["sink"]["received"]))
-verdicts = []
+    x = r["rates"]
+    p("%-5d %-7s %-9s %7.3f %7.3f %7.3f %7.3f %9d" % (
+        r["round"], r["send_mode"], r["frames"], x["send"] / 1e6, x["fwd"] / 1e6,
+        x["recv"] / 1e6, x["span"] / 1e6, r["sender"]["sent"] - r["sink"]["received"]))
 for mode in ("xdp", "packet"):
     med = {}
     for frames in ("pagepool", "fixed"):
         sel = [r for r in rows if r["send_mode"] == mode and r["frames"] == frames]
         if not sel:
             continue
-        med[frames] = {k: statistics.median(f(r) for r in sel) for k, f in (
-            ("send", lambda r: r["sender"]["pps"]), ("fwd", lambda r: r["fwd_pps"]),
-            ("sink", lambda r: r["sink"]["pps"]))}
-        p("median %-7s %-9s send %.3f  fwd %.3f  sink %.3f Mpps (%d rounds)" % (
-            mode, frames, med[frames]["send"] / 1e6, med[frames]["fwd"] / 1e6,
-            med[frames]["sink"] / 1e6, len(sel)))
-    if "pagepool" in med and "fixed" in med and med["fixed"]["sink"] > 0:
-        ratio = med["pagepool"]["sink"] / med["fixed"]["sink"]
-        ok = ratio >= 1.0
-        verdicts.append(ok)
-        p("ratio %-7s pagepool/fixed (median sink pps): %.3f  %s" % (
-            mode, ratio, "ok (>= 1.0)" if ok else "BELOW 1.0"))
+        med[frames] = {k: statistics.median(r["rates"][k] for r in sel)
+                       for k in ("send", "fwd", "recv", "span")}
+        m = med[frames]
+        p("median %-7s %-9s send %.3f  fwd %.3f  recv %.3f  span %.3f Mpps (%d rounds)" % (
+            mode, frames, m["send"] / 1e6, m["fwd"] / 1e6, m["recv"] / 1e6, m["span"] / 1e6,
+            len(sel)))
+    if "pagepool" in med and "fixed" in med and med["fixed"]["recv"] > 0:
+        ratio = med["pagepool"]["recv"] / med["fixed"]["recv"]
+        p("ratio %-7s pagepool/fixed (median recv): %.3f  %s" % (
+            mode, ratio, "ok (>= 1.0)" if ratio >= 1.0 else "BELOW 1.0"))
 text = "\n".join(lines) + "\n"
 open(out, "w").write(text)
 sys.stdout.write(text)

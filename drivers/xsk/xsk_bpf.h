@@ -14,8 +14,9 @@
  * Errors: ppxsk_bpf_attach() returns an ERR_PTR()-encoded -errno (test it
  * with IS_ERR()/PTR_ERR() of <linux/err.h>, or as a pointer value in
  * [-4095, -1]); the others return 0 or -errno. -EBUSY: the interface has
- * an XDP program already (nothing is replaced). -ENODEV: no such interface.
- * -EOPNOTSUPP: the interface has no native XDP (drv_mode).
+ * an XDP program in that mode already, -EEXIST: in the other mode (nothing
+ * is replaced). -ENODEV: no such interface. -EOPNOTSUPP: the interface has
+ * no native XDP (drv_mode).
  *
  * Context: process context, any thread; one caller at a time per struct
  * ppxsk_bpf. The program keeps running while the process lives and is

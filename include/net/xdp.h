@@ -588,6 +588,11 @@ static inline void xdp_clear_return_frame_no_direct(void)
  *     such a page was given back and may be another user's by now. The
  *     direct generation cannot tell a stale frame whose page a pool has
  *     allocated again from a live one; it trusts the page, as the kernel.
+ * Memory of a net_iov area bound to arena pages (an AF_XDP UMEM,
+ * <net/page_pool/memory_provider.h>) is not a page_pool page, but its
+ * net_iov is: every call above, in both generations, gives such a frame
+ * back to the pool that holds the net_iov (a stale one is refused as a
+ * page is).
  */
 /**
  * __xdp_return() - give back one netmem of an XDP memory type

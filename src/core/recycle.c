@@ -376,11 +376,6 @@ static __always_inline u32 page_pool_put_bulk_of_first_pool(netmem_ref *data, u3
 }
 
 /*
- * page_pool_put_netmem_bulk() - drop a reference on each of @count netmems,
- * which may belong to different pools: one producer-lock round per pool.
- * @data is overwritten.
- */
-/*
  * A bulk put of a netmem no pool owns: the net_iov it backs if it is a
  * bound page (niov_pages.c) that a pool holds, else 0 (refused by the
  * caller: reported, left alone).
@@ -394,6 +389,11 @@ static noinline netmem_ref page_pool_bulk_bound(netmem_ref netmem)
 	return 0;
 }
 
+/*
+ * page_pool_put_netmem_bulk() - drop a reference on each of @count netmems,
+ * which may belong to different pools: one producer-lock round per pool.
+ * @data is overwritten.
+ */
 void page_pool_put_netmem_bulk(netmem_ref *data, u32 count)
 {
 	u32 bulk_len = 0, i;

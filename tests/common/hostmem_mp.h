@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * A small memory provider for the suites: net_iovs backed by host memory,
- * the shape of an AF_XDP UMEM. One block of 2^order contiguous arena pages
- * (alloc_pages() without __GFP_COMP: one page per net_iov, none compound),
+ * the shape of an AF_XDP UMEM. A run of 2^order contiguous arena pages
+ * (alloc_contig_pages(): one order-0 page per net_iov, none compound),
  * bound to the provider's net_iov area (pp_net_iov_area_bind_pages()),
- * DMA-mapped once DMA_BIDIRECTIONAL (an XDP_TX pool's direction) as one
- * mapping, each net_iov's address an offset into it. A free stack under a
+ * each page DMA-mapped once DMA_BIDIRECTIONAL (an XDP_TX pool's direction)
+ * at create, a mapping per net_iov (the DMA API maps within one allocated
+ * block, and each page of the run is a block of its own). A free stack under a
  * spinlock, as the region provider's; the pool's direction is not checked,
  * so XDP_TX pools (DMA_BIDIRECTIONAL) bind to it.
  *
@@ -28,7 +29,7 @@ struct hostmem_mp {
 	struct device *dev;
 	unsigned int order;
 	struct page *pages;
-	dma_addr_t dma;
+	dma_addr_t *dma;	/* net_iov i's mapping */
 	struct net_iov_area area;
 	spinlock_t lock;
 	struct net_iov **free;
@@ -126,28 +127,32 @@ static inline struct hostmem_mp *hostmem_mp_create(struct device *dev, unsigned 
 	spin_lock_init(&mp->lock);
 	mp->area.niovs = kcalloc(n, sizeof(*mp->area.niovs), GFP_KERNEL);
 	mp->free = kcalloc(n, sizeof(*mp->free), GFP_KERNEL);
-	mp->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, order);
-	if (!mp->area.niovs || !mp->free || !mp->pages)
+	mp->dma = kcalloc(n, sizeof(*mp->dma), GFP_KERNEL);
+	mp->pages = alloc_contig_pages(n, GFP_KERNEL | __GFP_ZERO, NUMA_NO_NODE, NULL);
+	if (!mp->area.niovs || !mp->free || !mp->dma || !mp->pages)
 		goto fail;
 	mp->area.num_niovs = n;
 	for (i = 0; i < n; i++)
 		mp->area.niovs[i].owner = &mp->area;
 	if (pp_net_iov_area_bind_pages(&mp->area, mp->pages))
 		goto fail;
-	mp->dma = dma_map_page_attrs(dev, mp->pages, 0, PAGE_SIZE << order, DMA_BIDIRECTIONAL,
-				     0);
-	if (dma_mapping_error(dev, mp->dma)) {
-		pp_net_iov_area_unbind_pages(&mp->area);
-		goto fail;
-	}
 	for (i = 0; i < n; i++) {
-		net_mp_niov_set_dma_addr(&mp->area.niovs[i], mp->dma + (dma_addr_t)i * PAGE_SIZE);
+		mp->dma[i] = dma_map_page_attrs(dev, mp->pages + i, 0, PAGE_SIZE,
+						DMA_BIDIRECTIONAL, 0);
+		if (dma_mapping_error(dev, mp->dma[i]))
+			goto unmap;
+		net_mp_niov_set_dma_addr(&mp->area.niovs[i], mp->dma[i]);
 		mp->free[mp->nr_free++] = &mp->area.niovs[n - 1 - i];
 	}
 	return mp;
+unmap:
+	while (i--)
+		dma_unmap_page_attrs(dev, mp->dma[i], PAGE_SIZE, DMA_BIDIRECTIONAL, 0);
+	pp_net_iov_area_unbind_pages(&mp->area);
 fail:
 	if (mp->pages)
-		__free_pages(mp->pages, order);
+		free_contig_range(page_to_pfn(mp->pages), n);
+	kfree(mp->dma);
 	kfree(mp->free);
 	kfree(mp->area.niovs);
 	kfree(mp);
@@ -157,11 +162,15 @@ fail:
 /* Every net_iov back and no pool on it: 0, the memory freed; else -EBUSY. */
 static inline int hostmem_mp_destroy(struct hostmem_mp *mp)
 {
+	unsigned int i;
+
 	if (hostmem_free(mp) != hostmem_nr(mp) || mp->users)
 		return -EBUSY;
-	dma_unmap_page_attrs(mp->dev, mp->dma, PAGE_SIZE << mp->order, DMA_BIDIRECTIONAL, 0);
+	for (i = 0; i < hostmem_nr(mp); i++)
+		dma_unmap_page_attrs(mp->dev, mp->dma[i], PAGE_SIZE, DMA_BIDIRECTIONAL, 0);
 	pp_net_iov_area_unbind_pages(&mp->area);
-	__free_pages(mp->pages, mp->order);
+	free_contig_range(page_to_pfn(mp->pages), hostmem_nr(mp));
+	kfree(mp->dma);
 	kfree(mp->free);
 	kfree(mp->area.niovs);
 	kfree(mp);

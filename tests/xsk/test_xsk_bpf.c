@@ -166,7 +166,7 @@ static void redirect_mode(bool drv)
 	assert_true(is_err(b2));
 	assert_int_equal(ptr_err(b2), -EBUSY);
 	b2 = ppxsk_bpf_attach("va", !drv);
-	assert_true(is_err(b2));
+	assert_int_equal(ptr_err(b2), -EEXIST);
 	assert_int_equal(has_xdp("va"), 1);
 
 	xsk_open(&x, "va", drv);

@@ -22,7 +22,8 @@ after teardown is ok: every frame back, 0 DMA-API violations, pool
 inflight 0.
 
 teardown_midstream: xdp_fwd --teardown-after K while the sender is still
-sending: the forwarder closes its sockets mid-stream (it forwarded K and
+sending (it stops 0.3 s after the forwarder exited by itself, at most
+after --duration): the forwarder closes its sockets mid-stream (it forwarded K and
 at most 4096 more, the rings' worth, while the sender sent at least twice
 that), exits 0 and its check is ok; the sink saw no duplicate and no more
 than was forwarded.
@@ -332,8 +333,28 @@ def teardown_midstream(a, bed, tmp):
     totals_path = os.path.join(tmp, "totals.json")
     sink = start_sink(bed, 0, idle=1)
     fwd = start_fwd(bed, fwd_argv(a) + ["--teardown-after", str(a.teardown_after)], totals_path)
-    s = send(bed, a, duration=a.duration)
-    # The forwarder tore its sockets down long before the sender stopped.
+    # The sender runs until the forwarder has torn down and exited by
+    # itself, and a little longer: the teardown is mid-stream however
+    # slow the build (sanitizers) or the machine.
+    sender = bed.start("tx", [a.send, "--ifname", "vs0", "--mode", a.send_mode, "--dst", IN_MAC,
+                              "--duration", str(a.duration), "--json"])
+    try:
+        fwd.wait(timeout=a.duration)
+    except subprocess.TimeoutExpired:
+        pass
+    torn_down = fwd.poll() is not None
+    time.sleep(0.3)
+    if sender.poll() is None:
+        sender.send_signal(signal.SIGINT)
+    sout, serr = sender.communicate(timeout=30)
+    if sender.returncode != 0:
+        raise Fail("pp-xsk-send failed (%d): %s" % (sender.returncode, serr.strip()))
+    s = last_json(sout, "pp-xsk-send")
+    log("sender: " + json.dumps(s))
+    if not torn_down:
+        stop_fwd(fwd)
+        raise Fail("xdp_fwd --teardown-after %d did not tear down and exit within %g s"
+                   % (a.teardown_after, a.duration))
     rc, fout, ferr = stop_fwd(fwd)
     sout, _ = sink.communicate(timeout=30)
     k = last_json(sout, "pp-xsk-sink")
@@ -374,7 +395,8 @@ def main():
     ap.add_argument("--ring", type=int, default=0)
     ap.add_argument("--send-mode", choices=["xdp", "packet"], default="xdp")
     ap.add_argument("--count", type=int, default=200000)
-    ap.add_argument("--duration", type=float, default=2.0)
+    ap.add_argument("--duration", type=float, default=60.0,
+                    help="teardown_midstream: the longest the sender runs")
     ap.add_argument("--teardown-after", type=int, default=50000)
     a = ap.parse_args()
     a.netns_setup = os.path.join(a.source, "tools", "netns-setup")

@@ -65,7 +65,9 @@ void __page_pool_put_unrefed_netmem(struct page_pool *pool, netmem_ref netmem,
  * @allow_direct: as the put's
  *
  * A WARN and the misuse counter (foreign_pool or not_pp_page); the netmem
- * is not touched.
+ * is not touched. Except a page that backs a net_iov of a bound area
+ * (pp_net_iov_area_bind_pages()): with @pool named, that is a put of the
+ * net_iov to @pool, with the same owner check.
  *
  * Context: any context.
  */
@@ -398,7 +400,9 @@ static __always_inline bool __page_pool_recycle_in_cache(struct page_pool *pool,
  * A netmem that is not @pool's (not a page_pool page at all, a page already
  * given back to the page allocator, or another pool's page - a stale put
  * after the page moved to another pool) is refused: a WARN, the misuse
- * counter foreign_pool or not_pp_page, and the page is not touched.
+ * counter foreign_pool or not_pp_page, and the page is not touched. A page
+ * that backs a bound net_iov (<net/page_pool/memory_provider.h>) is a put
+ * of that net_iov.
  */
 static __always_inline void page_pool_put_netmem(struct page_pool *pool, netmem_ref netmem,
 					unsigned int dma_sync_size, bool allow_direct)
