@@ -154,6 +154,11 @@ static DEFINE_MUTEX(ppxsk_table_mutex);
 static struct ppxsk_port __rcu *ppxsk_ports[PPXSK_MAX_PORTS];
 static unsigned int ppxsk_slots_hw;	/* slots ever used: what the service scans */
 
+/* Work our polls did on this thread: local_bh_enable() runs a softirq
+ * round itself when one is pending, and pp_do_softirq() counts only the
+ * rounds it ran, so the service counts the polls' work here. */
+static __thread unsigned long ppxsk_poll_work;
+
 static inline void ppxsk_add(u64 *ctr, u64 n)
 {
 	WRITE_ONCE(*ctr, *ctr + n);	/* one writer at a time; stats read it */
@@ -573,6 +578,7 @@ static int ppxsk_txc_poll(struct napi_struct *napi, int budget)
 	struct ppxsk_port *port = container_of(napi, struct ppxsk_port, txc_napi);
 	int done = ppxsk_txc_clean(port, budget);
 
+	ppxsk_poll_work += (unsigned long)done;
 	if (done < budget)
 		napi_complete_done(napi, done);
 	return done;
@@ -723,6 +729,7 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 	if (did & PPXSK_DID_TX)
 		ppxsk_tx_kick(port);
 	ppxsk_refill(port);
+	ppxsk_poll_work += n;
 	if ((int)n < budget)
 		napi_complete_done(napi, (int)n);
 	return (int)n;
@@ -732,8 +739,9 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 
 int ppxsk_service(void)
 {
-	int cpu = smp_processor_id(), work = 0, w;
+	int cpu = smp_processor_id();
 	unsigned int i, nr = READ_ONCE(ppxsk_slots_hw);
+	unsigned long before = ppxsk_poll_work;
 
 	local_bh_disable();
 	for (i = 0; i < nr; i++) {
@@ -755,12 +763,12 @@ int ppxsk_service(void)
 		    __atomic_load_n(port->comp.producer, __ATOMIC_ACQUIRE) != *port->comp.consumer)
 			napi_schedule(&port->txc_napi);
 	}
-	local_bh_enable();
-	do {
-		w = pp_do_softirq();
-		work += w;
-	} while (w && pp_softirq_pending());
-	return work;
+	local_bh_enable();	/* runs a round of the polls scheduled */
+	/* pp_do_softirq() stops after the kernel's 10 rounds; a poll that
+	 * used its budget is still listed, and runs in the next round. */
+	while (pp_softirq_pending() && pp_do_softirq())
+		;
+	return (int)min_t(unsigned long, ppxsk_poll_work - before, INT_MAX);
 }
 
 /* ---- ports ---- */
