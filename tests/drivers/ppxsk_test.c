@@ -306,6 +306,18 @@ static void t_rx_drop(unsigned int frame_size)
 	assert_true(s.rx_packets > NR_FRAMES);
 	assert_int_equal(s.xdp_drop, s.rx_packets);
 	assert_true(s.fill_posted >= s.rx_packets);
+	/* ppxsk_service() reports the frames its polls took (0 means idle). */
+	{
+		u64 before = s.rx_packets, work = 0, deadline = ktime_get_ns() + NSEC_PER_SEC;
+
+		send_frames(32);
+		do {
+			work += (u64)ppxsk_service();
+			assert_int_equal(ppxsk_port_get_stats(a, &s), 0);
+		} while (s.rx_packets + s.xs.rx_dropped < before + 32 && ktime_get_ns() < deadline);
+		assert_int_equal(work, s.rx_packets - before);
+		assert_true(work > 0);
+	}
 	assert_int_equal(ppxsk_port_close(a), 0);
 	pp_xdp_prog_destroy(prog);
 	check_umem(umem);
