@@ -17,11 +17,20 @@
 # forwarder forwarded over the sender's time; "recv", frames the sink
 # received over the sender's time (the forwarding rate: what came out at
 # the far side); "span", the sink's own rate over the kernel's first..last
-# arrival time (high when few frames came in bursts). Prints each round,
-# then the medians per sender mode and frame manager, and ratio = median
-# recv pagepool / median recv fixed, with the verdict ">= 1.0"; the
-# lines go to OUT (default results/bench-xsk.txt), the raw JSON of every
-# process to OUT.jsonl.
+# arrival time (high when few frames came in bursts). Prints each round
+# with where its sent-minus-received frames went (the in-socket's
+# XDP_STATISTICS rx_dropped, of which rx_fill_ring_empty_descs, and
+# rx_ring_full; the out-socket's tx_invalid_descs; the forwarder's drops
+# by reason; the sink socket's drops; the TX drops of vs0 and vf1, frames
+# a veth could not hand to its peer; what no counter has), then the
+# medians per sender mode and frame manager with the spread [min-max]
+# beside each, the losses summed over the rounds, and ratio = median recv
+# pagepool / median recv fixed, with the verdict ">= 1.0" and the
+# sender's offered rate (median send) for each frame manager beside it.
+# The load average at start and end and what bounds the rates head the
+# report. The lines go to OUT (default results/bench-xsk.txt), the raw
+# JSON of every process to OUT.jsonl (one object per measurement, as
+# before).
 #
 # Usage: bench/bench_xsk_fwd.sh [--build DIR] [--rounds R] [--duration S]
 #        [--cpus S,F,K] [--out FILE] [--short] [--only pagepool|fixed]
@@ -80,6 +89,7 @@ ip netns del "$prefix-probe"
 python3 -c 'import socket; socket.socket(44, socket.SOCK_RAW, 0)' 2>/dev/null ||
 	skip "cannot create an AF_XDP socket"
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
@@ -104,6 +114,19 @@ wait_ready() {
 	done
 	echo "bench-xsk: xdp_fwd not ready after 15 s" >&2
 	return 1
+}
+
+# veth_drops: the TX drops of vs0 (P-tx) and vf1 (P-fwd): frames the
+# veth could not hand to its peer (its ring or backlog full), which no
+# socket counts; one number.
+veth_drops() {
+	local n=0 d
+	for d in "$prefix-tx vs0" "$prefix-fwd vf1"; do
+		set -- $d
+		n=$((n + $(ip -n "$1" -s -j link show dev "$2" |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])')))
+	done
+	echo "$n"
 }
 
 # measure ROUND SENDMODE FRAMES: one line of JSON into $out.jsonl.
@@ -132,6 +155,8 @@ measure() {
 		pids+=("$fp")
 		wait_ready "$tmp/fwd.err" "$fp"
 	fi
+	local vd0 vd1
+	vd0=$(veth_drops)
 	ip netns exec "$prefix-tx" "$send" --ifname vs0 --mode "$mode" --duration "$duration" \
 		--dst 02:70:70:00:00:02 --cpu "$cpu_send" --json >"$tmp/send.out"
 	wait "$sp" || true
@@ -141,9 +166,10 @@ measure() {
 		cat "$tmp/fwd.err" >&2
 		return 1
 	fi
-	python3 - "$round" "$mode" "$frames" "$tmp" >>"$out.jsonl" <<'PY'
+	vd1=$(veth_drops)
+	python3 - "$round" "$mode" "$frames" "$tmp" $((vd1 - vd0)) >>"$out.jsonl" <<'PY'
 import json, sys
-rnd, mode, frames, tmp = sys.argv[1:5]
+rnd, mode, frames, tmp, veth = sys.argv[1:6]
 def last(path):
     lines = [l for l in open(path) if l.strip().startswith("{")]
     return json.loads(lines[-1])
@@ -152,7 +178,7 @@ t = json.load(open(tmp + "/totals.json"))
 if not t.get("check", {}).get("ok"):
     sys.exit("bench-xsk: the forwarder's check failed: %s" % t.get("check"))
 print(json.dumps({"round": int(rnd), "send_mode": mode, "frames": frames, "sender": s,
-                  "sink": k, "totals": t}))
+                  "sink": k, "totals": t, "veth_tx_dropped": int(veth)}))
 PY
 }
 
@@ -167,10 +193,27 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 
-python3 - "$out.jsonl" "$out" "$short" "${fwd_flags[*]}" "$cpus" <<'PY'
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+python3 - "$out.jsonl" "$out" "$short" "${fwd_flags[*]}" "$cpus" "$load_start" "$load_end" <<'PY'
 import json, statistics, sys
 src, out, short, flags, cpus = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4], sys.argv[5]
+load_start, load_end = sys.argv[6], sys.argv[7]
 rows = [json.loads(l) for l in open(src) if l.strip()]
+# Where the frames the sender sent and the sink did not receive went; the
+# kernel counts a frame dropped for an empty fill ring in rx_dropped too.
+LOSS = ("rx_dropped", "fq_empty", "ring_full", "tx_invalid", "fwd_drops", "sink_drops",
+        "veth_drops", "other")
+def losses(r):
+    t = r["totals"]
+    xi = t.get("xdp_statistics", {}).get("in", {})
+    xo = t.get("xdp_statistics", {}).get("out", {})
+    d = {"rx_dropped": xi.get("rx_dropped", 0), "fq_empty": xi.get("rx_fill_ring_empty_descs", 0),
+         "ring_full": xi.get("rx_ring_full", 0), "tx_invalid": xo.get("tx_invalid_descs", 0),
+         "fwd_drops": sum(t.get("drops", {}).values()), "sink_drops": r["sink"].get("drops", 0),
+         "veth_drops": r.get("veth_tx_dropped", 0)}
+    counted = sum(v for k, v in d.items() if k != "fq_empty")
+    d["other"] = r["sender"]["sent"] - r["sink"]["received"] - counted
+    return d
 def rate(r, n):
     t = r["sender"]["elapsed_s"]
     return n / t if t else 0.0
@@ -180,13 +223,20 @@ for r in rows:
 lines = []
 p = lines.append
 p("AF_XDP forwarder (xdp_fwd %s; CPUs send,fwd,sink %s), Mpps" % (flags, cpus))
-p("%-5s %-7s %-9s %7s %7s %7s %7s %9s" % ("round", "sender", "frames", "send", "fwd", "recv",
-                                          "span", "lost"))
+p("load average (1, 5, 15 min): %s at start, %s at end" % (load_start, load_end))
+p("bound: in copy mode on veth the generic XDP hook (or the veth NAPI) and the copy run in "
+  "the sender's softirq on the sender's CPU, so the offered load (send) depends on the "
+  "forwarder's CPU use: read recv beside send")
+p("%-5s %-7s %-9s %7s %7s %7s %7s %9s  " % (
+    "round", "sender", "frames", "send", "fwd", "recv", "span", "lost") +
+  " ".join("%10s" % k for k in LOSS))
 for r in rows:
     x = r["rates"]
-    p("%-5d %-7s %-9s %7.3f %7.3f %7.3f %7.3f %9d" % (
+    l = losses(r)
+    p("%-5d %-7s %-9s %7.3f %7.3f %7.3f %7.3f %9d  %s" % (
         r["round"], r["send_mode"], r["frames"], x["send"] / 1e6, x["fwd"] / 1e6,
-        x["recv"] / 1e6, x["span"] / 1e6, r["sender"]["sent"] - r["sink"]["received"]))
+        x["recv"] / 1e6, x["span"] / 1e6, r["sender"]["sent"] - r["sink"]["received"],
+        " ".join("%10d" % l[k] for k in LOSS)))
 for mode in ("xdp", "packet"):
     med = {}
     for frames in ("pagepool", "fixed"):
@@ -196,13 +246,26 @@ for mode in ("xdp", "packet"):
         med[frames] = {k: statistics.median(r["rates"][k] for r in sel)
                        for k in ("send", "fwd", "recv", "span")}
         m = med[frames]
-        p("median %-7s %-9s send %.3f  fwd %.3f  recv %.3f  span %.3f Mpps (%d rounds)" % (
-            mode, frames, m["send"] / 1e6, m["fwd"] / 1e6, m["recv"] / 1e6, m["span"] / 1e6,
+        def spread(k):
+            v = [r["rates"][k] / 1e6 for r in sel]
+            return "%.3f [%.3f-%.3f]" % (m[k] / 1e6, min(v), max(v))
+        p("median %-7s %-9s send %s  fwd %s  recv %s  span %s Mpps (%d rounds)" % (
+            mode, frames, spread("send"), spread("fwd"), spread("recv"), spread("span"),
             len(sel)))
+        tot = {k: sum(losses(r)[k] for r in sel) for k in LOSS}
+        p("lost   %-7s %-9s %d of %d sent: in.rx_dropped %d (fill ring empty %d), "
+          "in.rx_ring_full %d, out.tx_invalid_descs %d, forwarder drops %d, sink drops %d, "
+          "veth TX drops %d, no counter %d (all rounds)" % (
+              mode, frames, sum(r["sender"]["sent"] - r["sink"]["received"] for r in sel),
+              sum(r["sender"]["sent"] for r in sel), tot["rx_dropped"], tot["fq_empty"],
+              tot["ring_full"], tot["tx_invalid"], tot["fwd_drops"], tot["sink_drops"],
+              tot["veth_drops"], tot["other"]))
     if "pagepool" in med and "fixed" in med and med["fixed"]["recv"] > 0:
         ratio = med["pagepool"]["recv"] / med["fixed"]["recv"]
-        p("ratio %-7s pagepool/fixed (median recv): %.3f  %s" % (
-            mode, ratio, "ok (>= 1.0)" if ratio >= 1.0 else "BELOW 1.0"))
+        p("ratio %-7s pagepool/fixed (median recv): %.3f  %s  (offered, median send: "
+          "pagepool %.3f, fixed %.3f Mpps)" % (
+              mode, ratio, "ok (>= 1.0)" if ratio >= 1.0 else "BELOW 1.0",
+              med["pagepool"]["send"] / 1e6, med["fixed"]["send"] / 1e6))
 text = "\n".join(lines) + "\n"
 open(out, "w").write(text)
 sys.stdout.write(text)

@@ -18,16 +18,20 @@
  * is replaced). -ENODEV: no such interface. -EOPNOTSUPP: the interface has
  * no native XDP (drv_mode).
  *
+ * -EBUSY/-EEXIST also print one line on stderr saying what holds the
+ * interface (ppxsk_bpf_holder()).
+ *
  * Context: process context, any thread; one caller at a time per struct
- * ppxsk_bpf. The program keeps running while the process lives and is
- * detached by ppxsk_bpf_detach() or when the process exits (the kernel
- * drops a program whose last reference was this process's).
+ * ppxsk_bpf. The program is attached through a BPF link: it runs while the
+ * process lives and is detached by ppxsk_bpf_detach() or when the process
+ * exits in any way, SIGKILL included (the link goes with its last fd).
  * Layer: drivers.
  */
 #ifndef PPXSK_XSK_BPF_H
 #define PPXSK_XSK_BPF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ppxsk_bpf;
 struct xsk_socket;
@@ -46,8 +50,15 @@ int ppxsk_bpf_del_socket(struct ppxsk_bpf *b, unsigned int queue);
 int ppxsk_bpf_map_fd(const struct ppxsk_bpf *b);
 /* The interface it is attached to. */
 int ppxsk_bpf_ifindex(const struct ppxsk_bpf *b);
-/* Detach our program (only ours: a program someone attached since is left
- * alone, -EBUSY), close the map and free b. b is freed in every case. */
+/* Detach our program (destroy its link: nobody can have replaced it),
+ * close the map and free b. b is freed in every case. */
 int ppxsk_bpf_detach(struct ppxsk_bpf *b);
+/* What holds ifname's XDP hook: writes a one-line description into buf
+ * (program id and name, its mode, and whether a BPF link of a live process
+ * holds it or netlink attached it, with the `ip link set dev IF xdpgeneric
+ * off` / `xdp off` that removes the latter). Returns the program's id
+ * (> 0), 0 when the interface has no XDP program (buf untouched), -ENODEV,
+ * -EINVAL, or the -errno of the query. */
+int ppxsk_bpf_holder(const char *ifname, char *buf, size_t len);
 
 #endif /* PPXSK_XSK_BPF_H */

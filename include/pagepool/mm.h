@@ -97,7 +97,7 @@ int pp_mem_get_stats(struct pp_mem_stats *st);
 struct pp_mem_counters {
 	unsigned long double_free;	/* put/free of a page that is already free */
 	unsigned long bad_get;		/* get_page() on a free page */
-	unsigned long bad_free;		/* tail page, wrong order, refcount != 0 */
+	unsigned long bad_free;		/* tail page, wrong order, refcount != 0, bound net_iov page */
 	unsigned long freed_pp_page;	/* freed while still marked page_pool */
 	unsigned long out_of_arena;	/* address/page outside the arena */
 	unsigned long alloc_failed;	/* allocations that returned nothing */

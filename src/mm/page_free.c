@@ -9,6 +9,11 @@
  * the page is then left alone, except a page freed while still marked as a
  * page_pool page, which is taken out of circulation as the kernel's
  * bad_page() does: its memory may still be in use by whoever forgot it.
+ * A page still bound to a net_iov area (PG_net_iov) is never freed: its
+ * provider hands it out as a net_iov until it unbinds it. free_contig_range()
+ * refuses a run with one; the last put_page() or __free_pages() of one gives
+ * the reference back (refcount 1, the provider's), so that the provider's
+ * own free after the unbind still works. Both are bad frees.
  * Order-0 pages go to the calling CPU's list (no lock); a list above its
  * high mark gives a batch back to the zone. A thread on the shared CPU
  * (<pagepool/runtime.h>) gives them straight to the zone, under its lock. Compound and other high-order
@@ -184,11 +189,25 @@ void ppmm_free_block(struct page *page, unsigned int order)
 	ppmm_buddy_free(page, order);
 }
 
+/* The last reference to a page bound to a net_iov area went: the page stays
+ * its provider's, with the reference it had (see the head comment). */
+static noinline __cold void bad_niov_put(struct page *page)
+{
+	set_page_count(page, 1);
+	ppmm_report(PPMM_BAD_FREE, page,
+		    "last reference dropped on a page still bound to a net_iov area, not freed (the provider unbinds first)");
+}
+
 /* The last reference to the block of @order at @page is gone. */
 static inline void free_checked(struct page *page, unsigned int order)
 {
 	if (unlikely(page_pool_page_is_pp(page))) {
 		ppmm_bad_pp_page(page, order);
+		return;
+	}
+	/* One load of a word the free below writes anyway, and a branch. */
+	if (unlikely(READ_ONCE(page->flags) & BIT(PG_net_iov))) {
+		bad_niov_put(page);
 		return;
 	}
 	if (unlikely(READ_ONCE(page->_mm_state) != PPMM_PAGE_ALLOC)) {
@@ -341,6 +360,11 @@ void free_contig_range(unsigned long pfn, unsigned long nr_pages)
 		if (READ_ONCE(page->order)) {
 			ppmm_report(PPMM_BAD_FREE, page,
 				    "free_contig_range() of the first page of a higher-order block");
+			return;
+		}
+		if (unlikely(READ_ONCE(page->flags) & BIT(PG_net_iov))) {
+			ppmm_report(PPMM_BAD_FREE, page,
+				    "free_contig_range() of a page still bound to a net_iov area (unbind it first), nothing freed");
 			return;
 		}
 	}

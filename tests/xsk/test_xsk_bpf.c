@@ -6,7 +6,9 @@
  * of queue 0 reach the AF_XDP socket in the XSKMAP and none when it is
  * not there, a second program is refused without touching the first,
  * detach leaves the interface without a program, bad arguments are
- * -errno. Root; skipped (77) where a network namespace or an AF_XDP socket
+ * -errno; a process SIGKILLed with the program attached leaves nothing
+ * behind (BPF link), and a netlink-attached program is named with the
+ * command that removes it. Root; skipped (77) where a network namespace or an AF_XDP socket
  * cannot be made. System headers and libxdp only.
  * Layer: tests.
  */
@@ -22,6 +24,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -30,6 +34,8 @@
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <xdp/xsk.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "xsk_bpf.h"
 
@@ -226,11 +232,107 @@ static void test_bad_input(void **state)
 	assert_int_equal(has_xdp("va"), 0);
 }
 
+/* A child attaches and is SIGKILLed before it can detach: the program
+ * must go with it, so that the next attach works (a netlink attachment
+ * would stay: -EBUSY for ever). */
+static void killed_holder(bool drv)
+{
+	struct ppxsk_bpf *b;
+	int p[2], status, tries;
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		b = ppxsk_bpf_attach("va", drv);
+		c = is_err(b) ? 'E' : 'A';
+		if (write(p[1], &c, 1) != 1)
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	assert_int_equal(c, 'A');
+	assert_int_equal(has_xdp("va"), 1);
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+	/* The link goes when the dead child's files are closed; allow the
+	 * kernel a moment for that, then the interface must be free. */
+	for (tries = 0; has_xdp("va") && tries < 50; tries++)
+		usleep(20 * 1000);
+	b = ppxsk_bpf_attach("va", drv);
+	assert_false(is_err(b));
+	assert_int_equal(ppxsk_bpf_detach(b), 0);
+	assert_int_equal(has_xdp("va"), 0);
+}
+
+static void test_killed_holder_skb(void **state)
+{
+	(void)state;
+	killed_holder(false);
+}
+
+static void test_killed_holder_drv(void **state)
+{
+	(void)state;
+	killed_holder(true);
+}
+
+/* A program attached by netlink (as `ip link set ... xdpgeneric obj` does)
+ * on vb: our attach is refused and the holder is named, with the command
+ * that removes it; ours on va is named as a link of a live process. */
+static void test_holder(void **state)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct ppxsk_bpf *b, *b2;
+	char why[384] = "";
+	int fd, id;
+
+	(void)state;
+	assert_int_equal(ppxsk_bpf_holder("vb", why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(ppxsk_bpf_holder("no-such-if", why, sizeof(why)), -ENODEV);
+	assert_int_equal(ppxsk_bpf_holder(NULL, why, sizeof(why)), -EINVAL);
+
+	b = ppxsk_bpf_attach("va", false);
+	assert_false(is_err(b));
+	assert_int_equal(bpf_xdp_query(ppxsk_bpf_ifindex(b), 0, &q), 0);
+	assert_true(q.skb_prog_id > 0);
+	id = ppxsk_bpf_holder("va", why, sizeof(why));
+	assert_int_equal(id, (int)q.skb_prog_id);
+	assert_non_null(strstr(why, "BPF link id"));
+	assert_non_null(strstr(why, "ppxsk_redirect"));
+
+	fd = bpf_prog_get_fd_by_id(q.skb_prog_id);
+	assert_true(fd >= 0);
+	assert_int_equal(bpf_xdp_attach((int)if_nametoindex("vb"), fd, XDP_FLAGS_SKB_MODE, NULL), 0);
+	close(fd);
+	b2 = ppxsk_bpf_attach("vb", false);
+	assert_int_equal(ptr_err(b2), -EBUSY);
+	b2 = ppxsk_bpf_attach("vb", true);
+	assert_int_equal(ptr_err(b2), -EEXIST);
+	assert_int_equal(ppxsk_bpf_holder("vb", why, sizeof(why)), id);
+	assert_non_null(strstr(why, "attached by netlink"));
+	assert_non_null(strstr(why, "'ip link set dev vb xdpgeneric off'"));
+
+	assert_int_equal(bpf_xdp_detach((int)if_nametoindex("vb"), XDP_FLAGS_SKB_MODE, NULL), 0);
+	assert_int_equal(ppxsk_bpf_holder("vb", why, sizeof(why)), 0);
+	assert_int_equal(ppxsk_bpf_detach(b), 0);
+	assert_int_equal(has_xdp("va"), 0);
+}
+
 /* A failed test leaves its program on va: the next starts without one. */
 static int clean_va(void **state)
 {
 	(void)state;
-	return system("ip link set va xdpgeneric off; ip link set va xdpdrv off") ? -1 : 0;
+	return system("ip link set va xdpgeneric off; ip link set va xdpdrv off; "
+		      "ip link set vb xdpgeneric off") ? -1 : 0;
 }
 
 int main(void)
@@ -239,6 +341,9 @@ int main(void)
 		cmocka_unit_test_setup(test_redirect_skb, clean_va),
 		cmocka_unit_test_setup(test_redirect_drv, clean_va),
 		cmocka_unit_test_setup(test_bad_input, clean_va),
+		cmocka_unit_test_setup(test_killed_holder_skb, clean_va),
+		cmocka_unit_test_setup(test_killed_holder_drv, clean_va),
+		cmocka_unit_test_setup(test_holder, clean_va),
 	};
 	int fd;
 

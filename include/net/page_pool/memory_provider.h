@@ -16,11 +16,68 @@
 
 struct sk_buff;
 
+/**
+ * struct memory_provider_ops - what a memory provider does for its pools
+ * @alloc_netmems: refill. Called by the pool's consumer (the context that
+ *	allocates from the pool: its NAPI, bh disabled, or a process that
+ *	owns it) when the alloc cache and the ring are empty, with the
+ *	caller's gfp (do not sleep unless @gfp allows it). Return one
+ *	netmem, or 0 when the provider has none (the allocation fails).
+ *	Every net_iov it hands out, the returned one and each placed in the
+ *	cache, must first go through net_mp_niov_set_page_pool() (the
+ *	pool's pp info, pp_ref_count 1, counted as held), and carry its DMA
+ *	address (net_mp_niov_set_dma_addr(), when the provider mapped its
+ *	memory): the pool syncs it for the device with that address. It may
+ *	place more into the alloc cache with net_mp_netmem_place_in_cache(),
+ *	which is how a batch refill is done: the cache is empty when
+ *	@alloc_netmems is called and holds PP_ALLOC_CACHE_SIZE, so up to
+ *	PP_ALLOC_CACHE_SIZE - 1 besides the returned one (the region
+ *	provider hands out PP_ALLOC_CACHE_REFILL at a time).
+ * @release_netmem: a netmem leaves the pool for good: the ring was full
+ *	on a recycle, it was not recyclable, or the pool is being destroyed
+ *	and drains its cache and ring. The provider takes it back: for a
+ *	net_iov, net_mp_niov_clear_page_pool() and onto its own free list.
+ *	The pool neither unmaps nor syncs it (the provider's mapping).
+ *	Called from wherever the put happened (any thread, bh disabled or
+ *	not): lock what the free list needs. Return true only for a struct
+ *	page the pool should then put_page() (after clearing its pp info);
+ *	false for a net_iov, which is never put_page()d.
+ * @init: page_pool_create() of a pool bound to the provider, after
+ *	pool->mp_priv and pool->mp_ops are set and before the pool is
+ *	returned or any allocation: check the pool's parameters (order,
+ *	device, dma_dir) and count the pool as a user. A non-zero return
+ *	(a -errno) fails page_pool_create() with that error, and @destroy is
+ *	not called; should page_pool_create() fail after a successful @init,
+ *	@destroy is called at once (nothing was handed out). Process
+ *	context.
+ * @destroy: the pool is finally released: page_pool_destroy() was called
+ *	and its last netmem came home (each one through @release_netmem),
+ *	so no netmem of the pool is out any more. That may be long after
+ *	page_pool_destroy(), on whichever thread returned the last netmem
+ *	or ran the deferred release. Drop the pool's use of the provider;
+ *	the provider's memory may be freed when no pool uses it any more.
+ *	The pool's fields (pool->mp_priv, pool->p) may still be read; the
+ *	pool is freed right after.
+ * @nl_fill: the kernel's netlink report of a queue's provider. Never
+ *	called by pagepool (no netlink); may be NULL.
+ * @uninstall: the kernel's device unregistration with the provider
+ *	bound. Never called by pagepool (net_mp_close_rxq() unbinds); may be
+ *	NULL.
+ *
+ * A provider binds to an RX queue with net_mp_open_rxq() and a
+ * &struct pp_memory_provider_params whose mp_ops points at its ops and
+ * whose mp_priv is its own state. A pool created for that queue with
+ * PP_FLAG_ALLOW_UNREADABLE_NETMEM (and .netdev, .queue_idx) then has
+ * pool->mp_priv = that mp_priv and pool->mp_ops = those ops; it must have
+ * PP_FLAG_DMA_MAP and PP_FLAG_DMA_SYNC_DEV (else -EOPNOTSUPP), and the
+ * ops must be in read-only memory, a static const object (else a WARN
+ * and -EFAULT): a pool calls through them for as long as it lives.
+ * @alloc_netmems, @release_netmem, @init and @destroy are required.
+ * src/core/mp.c's region provider (pp_region_provider_params()) is one
+ * written this way.
+ */
 struct memory_provider_ops {
-	/* Refill: return one netmem, may also place up to the cache's free
-	 * room into the alloc cache with net_mp_netmem_place_in_cache(). */
 	netmem_ref (*alloc_netmems)(struct page_pool *pool, gfp_t gfp);
-	/* A netmem leaves the pool; true if the caller should put_page() it. */
 	bool (*release_netmem)(struct page_pool *pool, netmem_ref netmem);
 	int (*init)(struct page_pool *pool);
 	void (*destroy)(struct page_pool *pool);
@@ -144,7 +201,8 @@ void *pp_net_iov_address(const struct net_iov *niov);
  */
 struct net_iov *pp_virt_to_net_iov(const void *addr);
 
-/* From ->alloc_netmems() only: the caller knows there is room. */
+/* From ->alloc_netmems() only (struct memory_provider_ops): the caller
+ * knows there is room; marks nothing, net_mp_niov_set_page_pool() first. */
 static inline void net_mp_netmem_place_in_cache(struct page_pool *pool, netmem_ref netmem)
 {
 	pool->alloc.cache[pool->alloc.count++] = netmem;
