@@ -130,7 +130,7 @@ static unsigned int xsk_count(struct xsk_rx *x, int ms)
 {
 	struct pollfd p = { .fd = xsk_socket__fd(x->xsk), .events = POLLIN };
 	unsigned int got = 0, n;
-	uint32_t idx;
+	uint32_t idx = 0;
 
 	while (poll(&p, 1, ms) > 0) {
 		n = xsk_ring_cons__peek(&x->rx, 64, &idx);

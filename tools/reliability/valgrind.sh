@@ -33,7 +33,7 @@ elif ! grep -q '^#define CONFIG_PAGEPOOL_POISON_VALGRIND 1' "$build/include/gene
 	# A tree set up before the poison option existed.
 	meson configure "$build" -Dpoison=valgrind >/dev/null
 fi
-ninja -C "$build" >/dev/null
+out=$(ninja -C "$build" 2>&1) || { echo "$out" | tail -n 40; echo "valgrind: FAIL: $build does not build"; exit 1; }
 
 logs=$(realpath -m "$build/valgrind")
 rm -rf "$logs"
