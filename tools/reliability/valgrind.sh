@@ -39,6 +39,7 @@ logs=$(realpath -m "$build/valgrind")
 rm -rf "$logs"
 mkdir -p "$logs"
 vg="valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+vg="$vg --suppressions=$(realpath tools/reliability/valgrind-libbpf.supp)"
 vg="$vg --show-leak-kinds=definite,indirect,possible --fair-sched=yes --num-callers=30"
 vg="$vg --log-file=$logs/%p.log"
 # The tests whose program is an executable of this build: scripts (the
