@@ -9,7 +9,7 @@
  * headroom) and released when the last port closes. The memory is this
  * driver's memory provider: a net_iov_area with one net_iov per 4 KiB,
  * bound to its page (pp_net_iov_area_bind_pages(), so an XDP return of a
- * frame in it finds the owning pool), the whole area mapped once
+ * frame in it finds the owning pool), each page mapped once
  * DMA_BIDIRECTIONAL on a window device whose bus address is the offset
  * into the UMEM: a net_iov's DMA address is its UMEM offset. With 2 KiB
  * frames two chunks share a net_iov as page_pool fragments
@@ -46,7 +46,8 @@
  * check. The port table is RCU: ppxsk_service() reads it in a
  * bottom-half-disabled section, close unpublishes and waits a grace
  * period. A TX ring has many producers (XDP_TX of its own RX poll,
- * ndo_xdp_xmit from any port's poll on any CPU): port->tx_lock. The fill
+ * ndo_xdp_xmit from any port's poll on any CPU): port->tx_lock; the
+ * kick (sendto()) is outside it, from the RX CPU only. The fill
  * and RX rings belong to the RX NAPI, the completion ring to the TX
  * completion NAPI. The provider's free stack: umem->lock (releases come
  * from any CPU).
@@ -152,6 +153,11 @@ struct ppxsk_port {
 static DEFINE_MUTEX(ppxsk_table_mutex);
 static struct ppxsk_port __rcu *ppxsk_ports[PPXSK_MAX_PORTS];
 static unsigned int ppxsk_slots_hw;	/* slots ever used: what the service scans */
+
+/* Work our polls did on this thread: local_bh_enable() runs a softirq
+ * round itself when one is pending, and pp_do_softirq() counts only the
+ * rounds it ran, so the service counts the polls' work here. */
+static __thread unsigned long ppxsk_poll_work;
 
 static inline void ppxsk_add(u64 *ctr, u64 n)
 {
@@ -572,6 +578,7 @@ static int ppxsk_txc_poll(struct napi_struct *napi, int budget)
 	struct ppxsk_port *port = container_of(napi, struct ppxsk_port, txc_napi);
 	int done = ppxsk_txc_clean(port, budget);
 
+	ppxsk_poll_work += (unsigned long)done;
 	if (done < budget)
 		napi_complete_done(napi, done);
 	return done;
@@ -722,6 +729,7 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 	if (did & PPXSK_DID_TX)
 		ppxsk_tx_kick(port);
 	ppxsk_refill(port);
+	ppxsk_poll_work += n;
 	if ((int)n < budget)
 		napi_complete_done(napi, (int)n);
 	return (int)n;
@@ -731,8 +739,9 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 
 int ppxsk_service(void)
 {
-	int cpu = smp_processor_id(), work = 0, w;
+	int cpu = smp_processor_id();
 	unsigned int i, nr = READ_ONCE(ppxsk_slots_hw);
+	unsigned long before = ppxsk_poll_work;
 
 	local_bh_disable();
 	for (i = 0; i < nr; i++) {
@@ -754,12 +763,12 @@ int ppxsk_service(void)
 		    __atomic_load_n(port->comp.producer, __ATOMIC_ACQUIRE) != *port->comp.consumer)
 			napi_schedule(&port->txc_napi);
 	}
-	local_bh_enable();
-	do {
-		w = pp_do_softirq();
-		work += w;
-	} while (w && pp_softirq_pending());
-	return work;
+	local_bh_enable();	/* runs a round of the polls scheduled */
+	/* pp_do_softirq() stops after the kernel's 10 rounds; a poll that
+	 * used its budget is still listed, and runs in the next round. */
+	while (pp_softirq_pending() && pp_do_softirq())
+		;
+	return (int)min_t(unsigned long, ppxsk_poll_work - before, INT_MAX);
 }
 
 /* ---- ports ---- */
@@ -1105,8 +1114,12 @@ err_unlock:
 	return ERR_PTR(err);
 }
 
-int ppxsk_port_close(struct ppxsk_port *port)
+static void ppxsk_counters(struct ppxsk_port *port, struct ppxsk_stats *st);
+static int ppxsk_socket_stats(struct ppxsk_port *port, struct xdp_statistics *xs);
+
+int ppxsk_port_close_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
 {
+	struct xdp_statistics xs;
 	struct ppxsk_umem *umem;
 	unsigned int slot;
 
@@ -1125,11 +1138,16 @@ int ppxsk_port_close(struct ppxsk_port *port)
 	napi_disable(&port->rx_napi);
 	napi_disable(&port->txc_napi);
 
-	/* The kernel lets go of the rings first. */
+	/* The kernel lets go of the rings first; its last word on them. */
 	ppxsk_bpf_detach(port->bpf);
 	port->bpf = NULL;
+	ppxsk_socket_stats(port, &xs);
 	ppxsk_socket_close(port);
 	ppxsk_give_back(port);
+	if (st) {
+		ppxsk_counters(port, st);
+		st->xs = xs;
+	}
 	umem->nr_ports--;
 	ppxsk_umem_release_xumem(umem);
 
@@ -1139,6 +1157,11 @@ int ppxsk_port_close(struct ppxsk_port *port)
 	ppxsk_port_free(port);
 	mutex_unlock(&umem->mutex);
 	return 0;
+}
+
+int ppxsk_port_close(struct ppxsk_port *port)
+{
+	return ppxsk_port_close_stats(port, NULL);
 }
 
 struct net_device *ppxsk_port_netdev(struct ppxsk_port *port)
@@ -1160,12 +1183,8 @@ int ppxsk_port_set_xdp(struct ppxsk_port *port, struct bpf_prog *prog)
 	return 0;
 }
 
-int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
+static void ppxsk_counters(struct ppxsk_port *port, struct ppxsk_stats *st)
 {
-	socklen_t optlen = sizeof(st->xs);
-
-	if (IS_ERR_OR_NULL(port) || !st)
-		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	st->rx_packets = READ_ONCE(port->rx_packets);
 	st->xdp_pass = READ_ONCE(port->xdp_pass);
@@ -1184,9 +1203,24 @@ int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
 	st->tx_foreign = READ_ONCE(port->tx_foreign);
 	st->tx_kicks = (u64)atomic_long_read(&port->tx_kicks);
 	st->tx_kick_errors = (u64)atomic_long_read(&port->tx_kick_errors);
-	if (port->fd >= 0 && getsockopt(port->fd, SOL_XDP, XDP_STATISTICS, &st->xs, &optlen))
+}
+
+static int ppxsk_socket_stats(struct ppxsk_port *port, struct xdp_statistics *xs)
+{
+	socklen_t optlen = sizeof(*xs);
+
+	memset(xs, 0, sizeof(*xs));
+	if (port->fd >= 0 && getsockopt(port->fd, SOL_XDP, XDP_STATISTICS, xs, &optlen))
 		return -errno;
 	return 0;
+}
+
+int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st)
+{
+	if (IS_ERR_OR_NULL(port) || !st)
+		return -EINVAL;
+	ppxsk_counters(port, st);
+	return ppxsk_socket_stats(port, &st->xs);
 }
 
 int ppxsk_port_test_complete(struct ppxsk_port *port, u64 addr)

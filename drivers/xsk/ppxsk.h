@@ -40,6 +40,7 @@ struct ppxsk_umem_config {
 
 struct ppxsk_umem;
 struct ppxsk_port;
+struct ppxsk_stats;
 
 /* ERR_PTR(-EINVAL) for a bad config, -ENOMEM (no contiguous run of arena
  * pages that large, ...). */
@@ -75,6 +76,12 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
  * back; the pool is destroyed (page_pool destroy semantics: it lives on
  * while its frames are out, e.g. in another port's TX ring). 0, -EINVAL. */
 int ppxsk_port_close(struct ppxsk_port *port);
+/* pagepool addition: ppxsk_port_close(), and @st (may be NULL) gets the
+ * port's final counters - the frames the close completed included - and
+ * the socket's XDP_STATISTICS as it read them just before the socket went.
+ * For totals taken at teardown: frames the kernel sent whose completions
+ * were not reaped yet are tx_completed here, not in a get_stats() before. */
+int ppxsk_port_close_stats(struct ppxsk_port *port, struct ppxsk_stats *st);
 /* ->ifindex for bpf_redirect(). */
 struct net_device *ppxsk_port_netdev(struct ppxsk_port *port);
 /* The C verdict hook; NULL: none (every frame is XDP_PASS). The caller

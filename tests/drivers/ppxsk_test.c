@@ -306,6 +306,18 @@ static void t_rx_drop(unsigned int frame_size)
 	assert_true(s.rx_packets > NR_FRAMES);
 	assert_int_equal(s.xdp_drop, s.rx_packets);
 	assert_true(s.fill_posted >= s.rx_packets);
+	/* ppxsk_service() reports the frames its polls took (0 means idle). */
+	{
+		u64 before = s.rx_packets, work = 0, deadline = ktime_get_ns() + NSEC_PER_SEC;
+
+		send_frames(32);
+		do {
+			work += (u64)ppxsk_service();
+			assert_int_equal(ppxsk_port_get_stats(a, &s), 0);
+		} while (s.rx_packets + s.xs.rx_dropped < before + 32 && ktime_get_ns() < deadline);
+		assert_int_equal(work, s.rx_packets - before);
+		assert_true(work > 0);
+	}
 	assert_int_equal(ppxsk_port_close(a), 0);
 	pp_xdp_prog_destroy(prog);
 	check_umem(umem);
@@ -471,7 +483,10 @@ static void test_close_with_rings_full(void **state)
 	assert_int_equal(sa.rx_packets, 100);
 	assert_true(sb.tx_xmit > 0);
 	assert_int_equal(sb.tx_completed, 0);
-	assert_int_equal(ppxsk_port_close(b), 0);	/* TX and completion ring */
+	/* TX and completion ring: each frame b took is completed by the close. */
+	assert_int_equal(ppxsk_port_close_stats(b, &sb), 0);
+	assert_int_equal(sb.tx_completed, sb.tx_xmit);
+	assert_int_equal(sb.comp_bad_desc, 0);
 	assert_int_equal(ppxsk_port_close(a), 0);	/* fill and RX ring */
 	pp_xdp_prog_destroy(prog);
 	check_umem(umem);
