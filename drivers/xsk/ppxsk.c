@@ -140,6 +140,7 @@ struct ppxsk_port {
 	struct bpf_prog __rcu *xdp_prog;
 	spinlock_t tx_lock;		/* TX ring producers */
 	int up;				/* READ_ONCE: ndo_xdp_xmit checks it */
+	bool tx_only;			/* PPXSK_PORT_TX_ONLY: no RX ring, pool, fill posting */
 	/* Counters. RX side: the RX NAPI only; tx_xmit, tx_refused,
 	 * tx_foreign: under tx_lock; completion: the TX completion
 	 * NAPI (and close, after it is disabled). */
@@ -750,8 +751,9 @@ int ppxsk_service(void)
 		if (!port)
 			continue;
 		if (port->rx_cpu == cpu) {
-			if (xsk_cons_nb_avail(&port->rx, 1) ||
-			    xsk_prod_nb_free(&port->fill, PPXSK_REFILL_MAX) >= PPXSK_NAPI_BUDGET)
+			if (!port->tx_only &&
+			    (xsk_cons_nb_avail(&port->rx, 1) ||
+			     xsk_prod_nb_free(&port->fill, PPXSK_REFILL_MAX) >= PPXSK_NAPI_BUDGET))
 				napi_schedule(&port->rx_napi);
 			/* What a flush's kick left (the kernel's batch, a
 			 * full completion ring): the RX CPU kicks again, so
@@ -789,7 +791,8 @@ static int ppxsk_check_config(const struct ppxsk_port_config *cfg, struct ppxsk_
 
 	if (!cfg || !cfg->ifname || !cfg->ifname[0] || strlen(cfg->ifname) >= IFNAMSIZ ||
 	    cfg->queue != 0 || (unsigned int)cfg->mode > PPXSK_MODE_DRV ||
-	    cfg->txc_cpu < -1 || cfg->txc_cpu >= PP_CPU_SHARED)
+	    cfg->txc_cpu < -1 || cfg->txc_cpu >= PP_CPU_SHARED ||
+	    (cfg->flags & ~PPXSK_PORT_TX_ONLY))
 		return -EINVAL;
 	*out = *cfg;
 	if (ppxsk_ring_size(cfg->fill_size, &v))
@@ -798,9 +801,13 @@ static int ppxsk_check_config(const struct ppxsk_port_config *cfg, struct ppxsk_
 	if (ppxsk_ring_size(cfg->comp_size, &v))
 		return -EINVAL;
 	out->comp_size = v;
-	if (ppxsk_ring_size(cfg->rx_size, &v))
-		return -EINVAL;
-	out->rx_size = v;
+	if (cfg->flags & PPXSK_PORT_TX_ONLY) {
+		out->rx_size = 0;	/* no RX ring */
+	} else {
+		if (ppxsk_ring_size(cfg->rx_size, &v))
+			return -EINVAL;
+		out->rx_size = v;
+	}
 	if (ppxsk_ring_size(cfg->tx_size, &v))
 		return -EINVAL;
 	out->tx_size = v;
@@ -972,8 +979,8 @@ static int ppxsk_open_socket(struct ppxsk_port *port)
 				return err;
 		}
 		err = xsk_socket__create_shared(&port->xsk, port->ifname, port->cfg.queue,
-						umem->xumem, &port->rx, &port->tx, &port->fill,
-						&port->comp, &xcfg);
+						umem->xumem, port->tx_only ? NULL : &port->rx,
+						&port->tx, &port->fill, &port->comp, &xcfg);
 		if (err != -EBUSY || tries >= 200)
 			break;
 		if (umem->nr_ports == 1) {
@@ -1013,6 +1020,7 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
 	port->cfg.ifname = port->ifname;
 	port->rx_cpu = smp_processor_id();
 	port->txc_cpu = cfg->txc_cpu < 0 ? port->rx_cpu : cfg->txc_cpu;
+	port->tx_only = cfg->flags & PPXSK_PORT_TX_ONLY;
 	spin_lock_init(&port->tx_lock);
 
 	mutex_lock(&umem->mutex);
@@ -1045,6 +1053,8 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
 	err = register_netdev(port->ndev);
 	if (err)
 		goto err_port;
+	if (port->tx_only)
+		goto open_socket;	/* no pool, no provider, no RX queue info */
 
 	port->mp.mp_priv = umem;
 	port->mp.mp_ops = &ppxsk_mp_ops;
@@ -1076,6 +1086,7 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
 	if (err)
 		goto err_port;
 
+open_socket:
 	umem->nr_ports++;
 	err = ppxsk_open_socket(port);
 	if (err)
@@ -1086,9 +1097,11 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
 	WRITE_ONCE(port->ndev->flags, port->ndev->flags | IFF_UP);
 	WRITE_ONCE(port->up, 1);
 	/* The first buffers, as the NAPI would post them. */
-	local_bh_disable();
-	ppxsk_refill(port);
-	local_bh_enable();
+	if (!port->tx_only) {
+		local_bh_disable();
+		ppxsk_refill(port);
+		local_bh_enable();
+	}
 	mutex_lock(&ppxsk_table_mutex);
 	rcu_assign_pointer(ppxsk_ports[port->slot - 1], port);
 	mutex_unlock(&ppxsk_table_mutex);
@@ -1171,12 +1184,12 @@ struct net_device *ppxsk_port_netdev(struct ppxsk_port *port)
 
 u32 ppxsk_port_pool_id(struct ppxsk_port *port)
 {
-	return IS_ERR_OR_NULL(port) ? 0 : pp_page_pool_id(port->pool);
+	return IS_ERR_OR_NULL(port) || !port->pool ? 0 : pp_page_pool_id(port->pool);
 }
 
 int ppxsk_port_set_xdp(struct ppxsk_port *port, struct bpf_prog *prog)
 {
-	if (IS_ERR_OR_NULL(port) || IS_ERR(prog))
+	if (IS_ERR_OR_NULL(port) || IS_ERR(prog) || (port->tx_only && prog))
 		return -EINVAL;
 	rcu_assign_pointer(port->xdp_prog, prog);
 	synchronize_rcu();		/* no poll runs the old one after this */

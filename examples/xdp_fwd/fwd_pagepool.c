@@ -100,13 +100,16 @@ static void *comp_main(void *arg)
 	return NULL;
 }
 
-static struct ppxsk_port *open_port(const struct fwd_opts *o, const char *ifname, int txc_cpu)
+_Static_assert(FWD_PP_ALLOC_CACHE == PP_ALLOC_CACHE_SIZE, "xdp_fwd.h's copy of the cache size");
+
+static struct ppxsk_port *open_port(const struct fwd_opts *o, const char *ifname, int txc_cpu,
+				    unsigned int flags)
 {
 	struct ppxsk_port_config pc = {
 		.ifname = ifname, .queue = 0,
 		.mode = o->mode == FWD_MODE_DRV ? PPXSK_MODE_DRV : PPXSK_MODE_SKB,
 		.fill_size = o->ring, .comp_size = o->ring, .rx_size = o->ring, .tx_size = o->ring,
-		.bulk_return = o->bulk, .txc_cpu = txc_cpu,
+		.bulk_return = o->bulk, .txc_cpu = txc_cpu, .flags = flags,
 	};
 	struct ppxsk_port *port = ppxsk_port_open(P.umem, &pc);
 
@@ -148,10 +151,12 @@ static int pagepool_setup(const struct fwd_opts *o)
 		}
 		P.comp_running = true;
 	}
-	P.out = open_port(o, o->out, txc);
+	/* --out only sends (as the baseline's --out socket): TX-only, so it
+	 * parks no frame in a fill ring where nothing arrives. */
+	P.out = open_port(o, o->out, txc, PPXSK_PORT_TX_ONLY);
 	if (!P.out)
 		return -ENODEV;
-	P.in = open_port(o, o->in, txc);
+	P.in = open_port(o, o->in, txc, 0);
 	if (!P.in)
 		return -ENODEV;
 	P.out_ifindex = (u32)ppxsk_port_netdev(P.out)->ifindex;

@@ -310,6 +310,22 @@ static void usage(FILE *f)
 		"               [--teardown-after N] [--status|--quiet] [--totals-json FILE]\n");
 }
 
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
+#define FWD_MAX_FRAMES	(1U << 20)
+
+/*
+ * The fewest frames a frame manager forwards with: --in's fill ring full
+ * (--ring frames the kernel holds until frames arrive), a TX batch on its
+ * way out, and for pagepool the --in pool's alloc cache, which refills
+ * from the UMEM ahead of the fill ring. --out holds none in either (its
+ * socket is TX-only).
+ */
+static unsigned int fwd_min_frames(const struct fwd_opts *o)
+{
+	return o->ring + FWD_BATCH + (o->frames == FWD_FRAMES_FIXED ? 0 : FWD_PP_ALLOC_CACHE);
+}
+
 static int parse_uint(const char *name, const char *arg, unsigned long long max,
 		      unsigned long long *v)
 {
@@ -380,10 +396,8 @@ static int parse_args(int argc, char **argv, struct fwd_opts *o)
 			o->frame_size = (unsigned int)v;
 			break;
 		case 'n':
-			if (parse_uint("nr-frames", optarg, 1U << 20, &v))
+			if (parse_uint("nr-frames", optarg, FWD_MAX_FRAMES, &v))
 				return -EINVAL;
-			if (v < 2 * FWD_BATCH)
-				goto bad_value;
 			o->nr_frames = (unsigned int)v;
 			break;
 		case 'r':
@@ -444,9 +458,20 @@ bad_value:
 		fprintf(stderr, "xdp_fwd: --in and --out must be two interfaces\n");
 		return -EINVAL;
 	}
-	if (o->nr_frames < o->ring + FWD_BATCH) {
-		fprintf(stderr, "xdp_fwd: --nr-frames %u: at least --ring (%u) + %u frames\n",
-			o->nr_frames, o->ring, FWD_BATCH);
+	if (o->nr_frames < fwd_min_frames(o)) {
+		fprintf(stderr, "xdp_fwd: bad value for --nr-frames: %u; with --frames %s and "
+			"--ring %u it is %u .. %u (%s)\n", o->nr_frames,
+			o->frames == FWD_FRAMES_FIXED ? "fixed" : "pagepool", o->ring,
+			fwd_min_frames(o), FWD_MAX_FRAMES,
+			o->frames == FWD_FRAMES_FIXED ?
+			"--in's fill ring + a TX batch of " STR(FWD_BATCH) :
+			"--in's fill ring + the pool's alloc cache of " STR(FWD_PP_ALLOC_CACHE)
+			" + a TX batch of " STR(FWD_BATCH));
+		return -EINVAL;
+	}
+	if ((uint64_t)o->nr_frames * o->frame_size % 4096) {
+		fprintf(stderr, "xdp_fwd: bad value for --nr-frames: %u x %u B is not a whole "
+			"number of 4 KiB pages (use an even number)\n", o->nr_frames, o->frame_size);
 		return -EINVAL;
 	}
 	return 0;

@@ -24,6 +24,9 @@
 #define FWD_ETHERTYPE	0x88B5		/* IEEE local experimental */
 #define FWD_BATCH	64		/* descriptors per ring operation (NAPI budget) */
 #define FWD_TICK_EVERY	16		/* fwd_tick() calls between two clock readings */
+/* PP_ALLOC_CACHE_SIZE (fwd_pagepool.c asserts it): frames the --in pool's
+ * alloc cache may hold beside its fill ring. */
+#define FWD_PP_ALLOC_CACHE	128
 
 enum fwd_frames { FWD_FRAMES_PAGEPOOL, FWD_FRAMES_FIXED };
 enum fwd_mode { FWD_MODE_SKB, FWD_MODE_DRV };

@@ -256,6 +256,8 @@ def fwd_argv(a):
         argv.append("--bulk")
     if a.ring:
         argv += ["--ring", str(a.ring)]
+    if a.nr_frames:
+        argv += ["--nr-frames", str(a.nr_frames)]
     return argv
 
 
@@ -383,6 +385,7 @@ def main():
     ap.add_argument("--completion", choices=["same", "other"], default="same")
     ap.add_argument("--bulk", action="store_true")
     ap.add_argument("--ring", type=int, default=0)
+    ap.add_argument("--nr-frames", type=int, default=0)
     ap.add_argument("--send-mode", choices=["xdp", "packet"], default="xdp")
     ap.add_argument("--count", type=int, default=200000)
     ap.add_argument("--duration", type=float, default=60.0,
