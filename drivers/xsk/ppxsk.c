@@ -148,6 +148,7 @@ struct ppxsk_port {
 	u64 fill_posted, fill_alloc_failed, rx_bad_desc;
 	u64 tx_xmit, tx_refused, tx_foreign;
 	atomic_long_t tx_kicks, tx_kick_errors;	/* any CPU that kicks */
+	atomic_long_t tx_dev_dropped;
 	u64 tx_completed, comp_bad_desc;
 };
 
@@ -445,10 +446,17 @@ static void ppxsk_tx_kick(struct ppxsk_port *port)
 		u32 before = __atomic_load_n(port->tx.consumer, __ATOMIC_ACQUIRE);
 
 		atomic_long_inc(&port->tx_kicks);
-		if (sendto(port->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
-		    errno != EAGAIN && errno != EBUSY && errno != ENOBUFS) {
-			atomic_long_inc(&port->tx_kick_errors);
-			break;
+		if (sendto(port->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0) {
+			/* EBUSY: the device dropped a frame (NET_XMIT_DROP; the
+			 * peer is down, its backlog full, ...): the kernel
+			 * completed that one descriptor without sending it and
+			 * stopped there. */
+			if (errno == EBUSY)
+				atomic_long_inc(&port->tx_dev_dropped);
+			else if (errno != EAGAIN && errno != ENOBUFS) {
+				atomic_long_inc(&port->tx_kick_errors);
+				break;
+			}
 		}
 		if (__atomic_load_n(port->tx.consumer, __ATOMIC_ACQUIRE) == before)
 			break;
@@ -1216,6 +1224,7 @@ static void ppxsk_counters(struct ppxsk_port *port, struct ppxsk_stats *st)
 	st->tx_foreign = READ_ONCE(port->tx_foreign);
 	st->tx_kicks = (u64)atomic_long_read(&port->tx_kicks);
 	st->tx_kick_errors = (u64)atomic_long_read(&port->tx_kick_errors);
+	st->tx_dev_dropped = (u64)atomic_long_read(&port->tx_dev_dropped);
 }
 
 static int ppxsk_socket_stats(struct ppxsk_port *port, struct xdp_statistics *xs)

@@ -114,6 +114,9 @@ int ppxsk_service(void);
  * in this UMEM or one still owned by the kernel); each tx_xmit frame is
  * tx_completed, by its completion or by the port's close. comp_bad_desc:
  * completions of chunks not in this port's TX (refused, never a put).
+ * tx_dev_dropped: tx_xmit frames the kernel completed without sending
+ * them (the device dropped them: NET_XMIT_DROP, sendto() said EBUSY), one
+ * per such kick; they are lost on the wire, not in memory.
  */
 struct ppxsk_stats {
 	u64 rx_packets, xdp_pass, xdp_drop, xdp_tx, xdp_redirect, xdp_aborted, redirect_errors;
@@ -121,6 +124,7 @@ struct ppxsk_stats {
 	struct xdp_statistics xs;     /* the socket's XDP_STATISTICS */
 	/* pagepool additions to the contract's fields: */
 	u64 rx_bad_desc, comp_bad_desc, tx_foreign, tx_kicks, tx_kick_errors;
+	u64 tx_dev_dropped;
 };
 int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st);
 /* Its RX page_pool (pp_page_pool_get_info()); 0 for a TX-only port. */

@@ -317,16 +317,24 @@ static inline bool tx_pending(void)
 /*
  * Copy mode sends in the sendto() call, at most 32 descriptors per call
  * (the kernel's TX budget; it returns EAGAIN when it stopped there, or when
- * the completion ring is full). So: kick while descriptors are pending and
- * the kernel says EAGAIN, a batch's worth of calls at most.
+ * the completion ring is full; EBUSY when the device dropped a frame). So:
+ * kick while descriptors are pending and the kernel says EAGAIN or EBUSY,
+ * a batch's worth of calls at most.
  */
 static inline void kick_tx(void)
 {
 	int i;
 
-	for (i = 0; i < FWD_BATCH / 32 + 1 && tx_pending(); i++)
-		if (sendto(F.fd_out, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 || errno != EAGAIN)
+	for (i = 0; i < FWD_BATCH / 32 + 1 && tx_pending(); i++) {
+		if (sendto(F.fd_out, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
 			break;
+		/* EBUSY: the device dropped one frame (NET_XMIT_DROP); the
+		 * kernel completed its descriptor and stopped there. */
+		if (errno == EBUSY)
+			fwd_cnt_add(&F.drop[FWD_DROP_TX_DEV_DROPPED], 1);
+		else if (errno != EAGAIN)
+			break;
+	}
 }
 
 static int fixed_run(const struct fwd_opts *o)

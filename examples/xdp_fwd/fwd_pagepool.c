@@ -253,6 +253,7 @@ static void pagepool_snap(struct fwd_snap *s)
 	s->drop[FWD_DROP_ABORTED] = si.xdp_aborted;
 	/* XDP_PASS has no stack to go to here: the frame went back to the pool. */
 	s->drop[FWD_DROP_OTHER] = si.xdp_pass;
+	s->drop[FWD_DROP_TX_DEV_DROPPED] = so.tx_dev_dropped;
 	copy_xs(&s->xs_in, &si.xs);
 	copy_xs(&s->xs_out, &so.xs);
 	pool_state(s);

@@ -60,6 +60,7 @@ const char *const fwd_drop_name[FWD_DROP_MAX] = {
 	[FWD_DROP_REDIRECT] = "redirect_error",
 	[FWD_DROP_ABORTED] = "aborted",
 	[FWD_DROP_OTHER] = "other",
+	[FWD_DROP_TX_DEV_DROPPED] = "tx_dev_dropped",
 };
 
 static volatile sig_atomic_t stop_sig;

@@ -55,6 +55,9 @@ enum fwd_drop {
 	FWD_DROP_REDIRECT,	/* pagepool: xdp_do_redirect() refused it */
 	FWD_DROP_ABORTED,	/* pagepool: the verdict hook returned XDP_ABORTED */
 	FWD_DROP_OTHER,		/* pagepool: any other drop the driver counted */
+	/* Put into --out's TX ring and completed, but dropped by the device
+	 * (the kernel's NET_XMIT_DROP: the kick's sendto() said EBUSY). */
+	FWD_DROP_TX_DEV_DROPPED,
 	FWD_DROP_MAX
 };
 extern const char *const fwd_drop_name[FWD_DROP_MAX];
