@@ -38,7 +38,10 @@ expect 2 'bad value for --frames' --in a --out b --frames nope
 expect 2 'bad value for --mode' --in a --out b --mode zc
 expect 2 'bad value for --ring' --in a --out b --ring 1000
 expect 2 'bad value for --completion' --in a --out b --completion both
-expect 2 'at least --ring' --in a --out b --nr-frames 1024 --ring 2048
+expect 2 'bad value for --nr-frames: 2239.* 2240 \.\. 1048576' --in a --out b --nr-frames 2239 --ring 2048
+expect 2 'bad value for --nr-frames: 2111.* 2112 \.\. 1048576' --in a --out b --nr-frames 2111 \
+	--ring 2048 --frames fixed
+expect 2 'bad value for --nr-frames: 129' --in a --out b --nr-frames 129 --ring 64 --frames fixed
 expect 2 'bad value for --duration' --in a --out b --duration -1
 expect 2 'not a number' --in a --out b --teardown-after -5
 expect 2 'unexpected argument' --in a --out b extra
