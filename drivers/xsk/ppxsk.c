@@ -161,9 +161,12 @@ static unsigned int ppxsk_slots_hw;	/* slots ever used: what the service scans *
  * rounds it ran, so the service counts the polls' work here. */
 static __thread unsigned long ppxsk_poll_work;
 
+/* One writer at a time (the NAPI that owns it, or under tx_lock);
+ * ppxsk_port_get_stats() reads it from any thread: relaxed atomics both
+ * ways, never a plain access. */
 static inline void ppxsk_add(u64 *ctr, u64 n)
 {
-	WRITE_ONCE(*ctr, *ctr + n);	/* one writer at a time; stats read it */
+	WRITE_ONCE(*ctr, READ_ONCE(*ctr) + n);
 }
 
 /* ---- UMEM memory and its provider ---- */
@@ -480,7 +483,7 @@ static int ppxsk_xmit_one(struct ppxsk_port *port, struct xdp_frame *xdpf)
 	u32 idx;
 
 	if (off >= umem->size || xdp_frame_has_frags(xdpf)) {
-		port->tx_foreign++;
+		ppxsk_add(&port->tx_foreign, 1);
 		return -EINVAL;		/* not in this UMEM: the caller frees it */
 	}
 	chunk = off / umem->frame_size;
@@ -488,7 +491,7 @@ static int ppxsk_xmit_one(struct ppxsk_port *port, struct xdp_frame *xdpf)
 	 * chunk's start (our RX buffers' data_hard_start), and end inside it. */
 	if ((char *)xdpf != (char *)umem->area + chunk * umem->frame_size ||
 	    off + xdpf->len > (chunk + 1) * umem->frame_size) {
-		port->tx_foreign++;
+		ppxsk_add(&port->tx_foreign, 1);
 		return -EINVAL;
 	}
 	if (!xsk_ring_prod__reserve(&port->tx, 1, &idx))
@@ -530,8 +533,8 @@ static int ppxsk_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **fra
 	ret = i;
 	if (i)
 		xsk_ring_prod__submit(&port->tx, (u32)i);
-	port->tx_xmit += (u64)i;
-	port->tx_refused += (u64)(n - i);
+	ppxsk_add(&port->tx_xmit, (u64)i);
+	ppxsk_add(&port->tx_refused, (u64)(n - i));
 	spin_unlock(&port->tx_lock);
 	if (flags & XDP_XMIT_FLUSH)
 		ppxsk_tx_kick(port);
@@ -654,9 +657,9 @@ static bool ppxsk_xdp_tx(struct ppxsk_port *port, struct xdp_buff *xdp)
 	if (!err)
 		xsk_ring_prod__submit(&port->tx, 1);
 	if (err)
-		port->tx_refused++;
+		ppxsk_add(&port->tx_refused, 1);
 	else
-		port->tx_xmit++;
+		ppxsk_add(&port->tx_xmit, 1);
 	spin_unlock(&port->tx_lock);
 	return !err;
 }

@@ -258,13 +258,21 @@ static int fixed_setup(const struct fwd_opts *o)
 /* The completion ring: addresses back (to the stack, or to the SPSC ring). */
 static uint32_t reap_completions(bool to_ring)
 {
-	uint32_t n, idx, i, head;
+	uint32_t n, idx, i, head = 0, room, max = F.o->ring;
 
-	n = xsk_ring_cons__peek(&F.comp_out, F.o->ring, &idx);
+	if (to_ring) {
+		/* The slots the forwarding thread has taken back: the acquire
+		 * orders its reads of them before our writes. The ring holds
+		 * every frame, so this bounds nothing in practice. */
+		head = F.ret.head;
+		room = F.ret.mask + 1 - (head - __atomic_load_n(&F.ret.tail, __ATOMIC_ACQUIRE));
+		if (room < max)
+			max = room;
+	}
+	n = max ? xsk_ring_cons__peek(&F.comp_out, max, &idx) : 0;
 	if (!n)
 		return 0;
 	if (to_ring) {
-		head = F.ret.head;
 		for (i = 0; i < n; i++)
 			F.ret.slot[(head + i) & F.ret.mask] =
 				*xsk_ring_cons__comp_addr(&F.comp_out, idx + i);
