@@ -90,6 +90,7 @@
 #define PPXSK_MAX_PORTS		32
 #define PPXSK_NAPI_BUDGET	64
 #define PPXSK_REFILL_MAX	256	/* fill descriptors per poll */
+#define PPXSK_SERVICE_WORK	1024	/* ppxsk_service() runs no new softirq round past this */
 
 /* Chunk state word: the state in the low byte, the port number above. */
 enum { PPXSK_CHUNK_HOST = 0, PPXSK_CHUNK_FILL = 1, PPXSK_CHUNK_TX = 2 };
@@ -778,8 +779,12 @@ int ppxsk_service(void)
 	}
 	local_bh_enable();	/* runs a round of the polls scheduled */
 	/* pp_do_softirq() stops after the kernel's 10 rounds; a poll that
-	 * used its budget is still listed, and runs in the next round. */
-	while (pp_softirq_pending() && pp_do_softirq())
+	 * used its budget is still listed, and runs in the next round - up
+	 * to PPXSK_SERVICE_WORK frames per call: under a flood the polls
+	 * always have work, and a caller that checks its limits (signals,
+	 * a frame count) between calls must get control back. */
+	while (ppxsk_poll_work - before < PPXSK_SERVICE_WORK && pp_softirq_pending() &&
+	       pp_do_softirq())
 		;
 	return (int)min_t(unsigned long, ppxsk_poll_work - before, INT_MAX);
 }
