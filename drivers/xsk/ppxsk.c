@@ -146,7 +146,7 @@ struct ppxsk_port {
 	 * tx_foreign: under tx_lock; completion: the TX completion
 	 * NAPI (and close, after it is disabled). */
 	u64 rx_packets, xdp_pass, xdp_drop, xdp_tx, xdp_redirect, xdp_aborted, redirect_errors;
-	u64 fill_posted, fill_alloc_failed, rx_bad_desc;
+	u64 fill_posted, fill_alloc_failed, rx_bad_desc, xdp_no_tailroom;
 	u64 tx_xmit, tx_refused, tx_foreign;
 	atomic_long_t tx_kicks, tx_kick_errors;	/* any CPU that kicks */
 	atomic_long_t tx_dev_dropped;
@@ -703,6 +703,16 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 		xdp_prepare_buff(&xdp, (unsigned char *)umem->area + chunk * umem->frame_size,
 				 (int)headroom, (int)len, false);
 		act = bpf_prog_run_xdp(prog, &xdp);
+		/* A frame going out as an xdp_frame needs the chunk's tail
+		 * for its skb_shared_info (xdp_convert_buff_to_frame()
+		 * refuses it, with a warning, otherwise): a frame too long
+		 * for that is dropped here and counted, before the action. */
+		if ((act == XDP_TX || act == XDP_REDIRECT) &&
+		    unlikely(xdp.data_end > xdp_data_hard_end(&xdp))) {
+			ppxsk_add(&port->xdp_no_tailroom, 1);
+			page_pool_put_netmem(port->pool, netmem, -1, true);
+			continue;
+		}
 		switch (act) {
 		case XDP_TX:
 			ppxsk_add(&port->xdp_tx, 1);
@@ -1228,6 +1238,7 @@ static void ppxsk_counters(struct ppxsk_port *port, struct ppxsk_stats *st)
 	st->fill_posted = READ_ONCE(port->fill_posted);
 	st->fill_alloc_failed = READ_ONCE(port->fill_alloc_failed);
 	st->rx_bad_desc = READ_ONCE(port->rx_bad_desc);
+	st->xdp_no_tailroom = READ_ONCE(port->xdp_no_tailroom);
 	st->comp_bad_desc = READ_ONCE(port->comp_bad_desc);
 	st->tx_foreign = READ_ONCE(port->tx_foreign);
 	st->tx_kicks = (u64)atomic_long_read(&port->tx_kicks);

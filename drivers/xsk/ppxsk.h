@@ -107,7 +107,8 @@ int ppxsk_service(void);
 
 /*
  * Every RX descriptor is rx_packets (then exactly one of xdp_pass,
- * xdp_drop, xdp_aborted, redirect_errors, xdp_tx, xdp_redirect) or
+ * xdp_drop, xdp_aborted, redirect_errors, xdp_tx, xdp_redirect,
+ * xdp_no_tailroom) or
  * rx_bad_desc (an address not of a chunk this port posted: counted,
  * refused, the chunk not touched). Frames offered to the port's TX (XDP_TX
  * and ndo_xdp_xmit) are tx_xmit or tx_refused (TX ring full, a frame not
@@ -117,6 +118,12 @@ int ppxsk_service(void);
  * tx_dev_dropped: tx_xmit frames the kernel completed without sending
  * them (the device dropped them: NET_XMIT_DROP, sendto() said EBUSY), one
  * per such kick; they are lost on the wire, not in memory.
+ * xdp_no_tailroom: XDP_TX or XDP_REDIRECT verdicts on frames that leave
+ * the chunk less tail than an xdp_frame needs (its skb_shared_info): the
+ * frame is dropped, back to the pool, without a warning. The kernel puts
+ * a frame XDP_PACKET_HEADROOM (256) into its chunk, so the longest frame
+ * that can go out is frame_size - 256 - 320: 1472 bytes with 2048-byte
+ * frames, 3520 with 4096.
  */
 struct ppxsk_stats {
 	u64 rx_packets, xdp_pass, xdp_drop, xdp_tx, xdp_redirect, xdp_aborted, redirect_errors;
@@ -124,7 +131,7 @@ struct ppxsk_stats {
 	struct xdp_statistics xs;     /* the socket's XDP_STATISTICS */
 	/* pagepool additions to the contract's fields: */
 	u64 rx_bad_desc, comp_bad_desc, tx_foreign, tx_kicks, tx_kick_errors;
-	u64 tx_dev_dropped;
+	u64 tx_dev_dropped, xdp_no_tailroom;
 };
 int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st);
 /* Its RX page_pool (pp_page_pool_get_info()); 0 for a TX-only port. */

@@ -254,6 +254,7 @@ static void pagepool_snap(struct fwd_snap *s)
 	/* XDP_PASS has no stack to go to here: the frame went back to the pool. */
 	s->drop[FWD_DROP_OTHER] = si.xdp_pass;
 	s->drop[FWD_DROP_TX_DEV_DROPPED] = so.tx_dev_dropped;
+	s->drop[FWD_DROP_NO_TAILROOM] = si.xdp_no_tailroom;
 	copy_xs(&s->xs_in, &si.xs);
 	copy_xs(&s->xs_out, &so.xs);
 	pool_state(s);

@@ -61,6 +61,7 @@ const char *const fwd_drop_name[FWD_DROP_MAX] = {
 	[FWD_DROP_ABORTED] = "aborted",
 	[FWD_DROP_OTHER] = "other",
 	[FWD_DROP_TX_DEV_DROPPED] = "tx_dev_dropped",
+	[FWD_DROP_NO_TAILROOM] = "no_tailroom",
 };
 
 static volatile sig_atomic_t stop_sig;

@@ -58,6 +58,9 @@ enum fwd_drop {
 	/* Put into --out's TX ring and completed, but dropped by the device
 	 * (the kernel's NET_XMIT_DROP: the kick's sendto() said EBUSY). */
 	FWD_DROP_TX_DEV_DROPPED,
+	/* pagepool: longer than the frame's tailroom allows to send (1472 B
+	 * in 2 KiB frames, 3520 B in 4 KiB): the driver's xdp_no_tailroom. */
+	FWD_DROP_NO_TAILROOM,
 	FWD_DROP_MAX
 };
 extern const char *const fwd_drop_name[FWD_DROP_MAX];

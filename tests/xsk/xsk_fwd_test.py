@@ -156,8 +156,9 @@ def wait_line(p, words, timeout, collect):
     return False
 
 
-def start_sink(bed, expect, idle):
-    argv = [bed.args.sink, "--ifname", "vr0", "--idle", str(idle), "--timeout", "60", "--json"]
+def start_sink(bed, expect, idle, timeout=60):
+    argv = [bed.args.sink, "--ifname", "vr0", "--idle", str(idle), "--timeout", str(timeout),
+            "--json"]
     if expect:
         argv += ["--expect", str(expect)]
     sink = bed.start("rx", argv)
@@ -344,7 +345,8 @@ def lossy(a, bed, tmp):
                        check=True)
         sink = None
     else:
-        sink = start_sink(bed, None, idle=1)
+        # (it may see nothing at all: it gives up after 8 s)
+        sink = start_sink(bed, None, idle=1, timeout=8)
     fwd = start_fwd(bed, fwd_argv(a), totals_path)
     s = send(bed, a, count=a.count)
     time.sleep(0.5)
