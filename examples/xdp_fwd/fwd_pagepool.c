@@ -137,8 +137,10 @@ static int pagepool_setup(const struct fwd_opts *o)
 	if (IS_ERR(P.umem)) {
 		err = (int)PTR_ERR(P.umem);
 		P.umem = NULL;
-		fprintf(stderr, "xdp_fwd: UMEM of %u x %u B: %s\n", o->nr_frames, o->frame_size,
-			strerror(-err));
+		fprintf(stderr, "xdp_fwd: UMEM of %u x %u B: %s%s\n", o->nr_frames, o->frame_size,
+			strerror(-err), err != -ENOMEM ? "" :
+			" (the UMEM comes from pagepool's arena, 64 MiB unless PAGEPOOL_MEM_MB "
+			"says more MiB; it also needs that many contiguous pages free)");
 		return err;
 	}
 	/* The completion thread first: --out's TX completion NAPI is its. */

@@ -30,6 +30,9 @@ kernel drops them at --out's device, drops.tx_dev_dropped; frames too
 long for a 2 KiB frame's tailroom: drops.no_tailroom), each one in the
 equation above, no warning printed, the check ok.
 
+iface_gone: vr0 (and so vf1) deleted under a running forwarder: it
+says so, stops by itself with exit status 1, its check is ok.
+
 teardown_midstream: xdp_fwd --teardown-after K while the sender is still
 sending (it stops 0.3 s after the forwarder exited by itself, at most
 after --duration): the forwarder closes its sockets mid-stream (it forwarded K and
@@ -387,6 +390,38 @@ def lossy(a, bed, tmp):
         raise Fail("; ".join(bad))
 
 
+def iface_gone(a, bed, tmp):
+    """The far side's veth pair deleted under a running forwarder (vr0 and
+    with it vf1): within a few seconds xdp_fwd says "interface vf1 went
+    away", stops by itself with exit status 1, and its check after
+    teardown is ok (every frame back)."""
+    totals_path = os.path.join(tmp, "totals.json")
+    fwd = start_fwd(bed, fwd_argv(a), totals_path)
+    send(bed, a, count=20000)
+    subprocess.run(["ip", "-n", bed.prefix + "-rx", "link", "del", "vr0"], check=True)
+    t0 = time.monotonic()
+    try:
+        out, err = fwd.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        raise Fail("xdp_fwd still running 10 s after vf1 went away")
+    err = fwd.early_stderr + err
+    log("xdp_fwd exited with %d after %.1f s; stderr: %s"
+        % (fwd.returncode, time.monotonic() - t0, err.strip()))
+    bad = []
+    if "interface vf1 went away" not in err:
+        bad.append("no 'interface vf1 went away' message")
+    if fwd.returncode != 1:
+        bad.append("exit status %d, not 1" % fwd.returncode)
+    t = read_totals(totals_path)
+    log("forwarder totals: " + json.dumps(t, sort_keys=True))
+    try:
+        check_after_teardown(t, a.frames)
+    except Fail as e:
+        bad.append(str(e))
+    if bad:
+        raise Fail("; ".join(bad))
+
+
 def teardown_midstream(a, bed, tmp):
     totals_path = os.path.join(tmp, "totals.json")
     sink = start_sink(bed, 0, idle=1)
@@ -442,7 +477,8 @@ def teardown_midstream(a, bed, tmp):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("case", choices=["forward_all", "teardown_midstream", "lossy"])
+    ap.add_argument("case", choices=["forward_all", "teardown_midstream", "lossy",
+                                     "iface_gone"])
     ap.add_argument("--build", required=True, help="the meson build directory")
     ap.add_argument("--source", required=True, help="the source tree")
     ap.add_argument("--frames", choices=["pagepool", "fixed"], default="pagepool")
@@ -473,7 +509,7 @@ def main():
                 raise Fail("%s is not built" % exe)
         with tempfile.TemporaryDirectory() as tmp, Bed(a, prefix) as bed:
             {"forward_all": forward_all, "teardown_midstream": teardown_midstream,
-             "lossy": lossy}[a.case](
+             "lossy": lossy, "iface_gone": iface_gone}[a.case](
                 a, bed, tmp)
     except Skip as e:
         log("SKIP: %s" % e)
