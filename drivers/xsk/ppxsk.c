@@ -90,6 +90,7 @@
 #define PPXSK_MAX_PORTS		32
 #define PPXSK_NAPI_BUDGET	64
 #define PPXSK_REFILL_MAX	256	/* fill descriptors per poll */
+#define PPXSK_SERVICE_WORK	1024	/* ppxsk_service() runs no new softirq round past this */
 
 /* Chunk state word: the state in the low byte, the port number above. */
 enum { PPXSK_CHUNK_HOST = 0, PPXSK_CHUNK_FILL = 1, PPXSK_CHUNK_TX = 2 };
@@ -140,13 +141,15 @@ struct ppxsk_port {
 	struct bpf_prog __rcu *xdp_prog;
 	spinlock_t tx_lock;		/* TX ring producers */
 	int up;				/* READ_ONCE: ndo_xdp_xmit checks it */
+	bool tx_only;			/* PPXSK_PORT_TX_ONLY: no RX ring, pool, fill posting */
 	/* Counters. RX side: the RX NAPI only; tx_xmit, tx_refused,
 	 * tx_foreign: under tx_lock; completion: the TX completion
 	 * NAPI (and close, after it is disabled). */
 	u64 rx_packets, xdp_pass, xdp_drop, xdp_tx, xdp_redirect, xdp_aborted, redirect_errors;
-	u64 fill_posted, fill_alloc_failed, rx_bad_desc;
+	u64 fill_posted, fill_alloc_failed, rx_bad_desc, xdp_no_tailroom;
 	u64 tx_xmit, tx_refused, tx_foreign;
 	atomic_long_t tx_kicks, tx_kick_errors;	/* any CPU that kicks */
+	atomic_long_t tx_dev_dropped;
 	u64 tx_completed, comp_bad_desc;
 };
 
@@ -159,9 +162,12 @@ static unsigned int ppxsk_slots_hw;	/* slots ever used: what the service scans *
  * rounds it ran, so the service counts the polls' work here. */
 static __thread unsigned long ppxsk_poll_work;
 
+/* One writer at a time (the NAPI that owns it, or under tx_lock);
+ * ppxsk_port_get_stats() reads it from any thread: relaxed atomics both
+ * ways, never a plain access. */
 static inline void ppxsk_add(u64 *ctr, u64 n)
 {
-	WRITE_ONCE(*ctr, *ctr + n);	/* one writer at a time; stats read it */
+	WRITE_ONCE(*ctr, READ_ONCE(*ctr) + n);
 }
 
 /* ---- UMEM memory and its provider ---- */
@@ -444,10 +450,17 @@ static void ppxsk_tx_kick(struct ppxsk_port *port)
 		u32 before = __atomic_load_n(port->tx.consumer, __ATOMIC_ACQUIRE);
 
 		atomic_long_inc(&port->tx_kicks);
-		if (sendto(port->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
-		    errno != EAGAIN && errno != EBUSY && errno != ENOBUFS) {
-			atomic_long_inc(&port->tx_kick_errors);
-			break;
+		if (sendto(port->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0) {
+			/* EBUSY: the device dropped a frame (NET_XMIT_DROP; the
+			 * peer is down, its backlog full, ...): the kernel
+			 * completed that one descriptor without sending it and
+			 * stopped there. */
+			if (errno == EBUSY)
+				atomic_long_inc(&port->tx_dev_dropped);
+			else if (errno != EAGAIN && errno != ENOBUFS) {
+				atomic_long_inc(&port->tx_kick_errors);
+				break;
+			}
 		}
 		if (__atomic_load_n(port->tx.consumer, __ATOMIC_ACQUIRE) == before)
 			break;
@@ -471,7 +484,7 @@ static int ppxsk_xmit_one(struct ppxsk_port *port, struct xdp_frame *xdpf)
 	u32 idx;
 
 	if (off >= umem->size || xdp_frame_has_frags(xdpf)) {
-		port->tx_foreign++;
+		ppxsk_add(&port->tx_foreign, 1);
 		return -EINVAL;		/* not in this UMEM: the caller frees it */
 	}
 	chunk = off / umem->frame_size;
@@ -479,7 +492,7 @@ static int ppxsk_xmit_one(struct ppxsk_port *port, struct xdp_frame *xdpf)
 	 * chunk's start (our RX buffers' data_hard_start), and end inside it. */
 	if ((char *)xdpf != (char *)umem->area + chunk * umem->frame_size ||
 	    off + xdpf->len > (chunk + 1) * umem->frame_size) {
-		port->tx_foreign++;
+		ppxsk_add(&port->tx_foreign, 1);
 		return -EINVAL;
 	}
 	if (!xsk_ring_prod__reserve(&port->tx, 1, &idx))
@@ -521,8 +534,8 @@ static int ppxsk_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **fra
 	ret = i;
 	if (i)
 		xsk_ring_prod__submit(&port->tx, (u32)i);
-	port->tx_xmit += (u64)i;
-	port->tx_refused += (u64)(n - i);
+	ppxsk_add(&port->tx_xmit, (u64)i);
+	ppxsk_add(&port->tx_refused, (u64)(n - i));
 	spin_unlock(&port->tx_lock);
 	if (flags & XDP_XMIT_FLUSH)
 		ppxsk_tx_kick(port);
@@ -645,9 +658,9 @@ static bool ppxsk_xdp_tx(struct ppxsk_port *port, struct xdp_buff *xdp)
 	if (!err)
 		xsk_ring_prod__submit(&port->tx, 1);
 	if (err)
-		port->tx_refused++;
+		ppxsk_add(&port->tx_refused, 1);
 	else
-		port->tx_xmit++;
+		ppxsk_add(&port->tx_xmit, 1);
 	spin_unlock(&port->tx_lock);
 	return !err;
 }
@@ -690,6 +703,16 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 		xdp_prepare_buff(&xdp, (unsigned char *)umem->area + chunk * umem->frame_size,
 				 (int)headroom, (int)len, false);
 		act = bpf_prog_run_xdp(prog, &xdp);
+		/* A frame going out as an xdp_frame needs the chunk's tail
+		 * for its skb_shared_info (xdp_convert_buff_to_frame()
+		 * refuses it, with a warning, otherwise): a frame too long
+		 * for that is dropped here and counted, before the action. */
+		if ((act == XDP_TX || act == XDP_REDIRECT) &&
+		    unlikely(xdp.data_end > xdp_data_hard_end(&xdp))) {
+			ppxsk_add(&port->xdp_no_tailroom, 1);
+			page_pool_put_netmem(port->pool, netmem, -1, true);
+			continue;
+		}
 		switch (act) {
 		case XDP_TX:
 			ppxsk_add(&port->xdp_tx, 1);
@@ -750,8 +773,9 @@ int ppxsk_service(void)
 		if (!port)
 			continue;
 		if (port->rx_cpu == cpu) {
-			if (xsk_cons_nb_avail(&port->rx, 1) ||
-			    xsk_prod_nb_free(&port->fill, PPXSK_REFILL_MAX) >= PPXSK_NAPI_BUDGET)
+			if (!port->tx_only &&
+			    (xsk_cons_nb_avail(&port->rx, 1) ||
+			     xsk_prod_nb_free(&port->fill, PPXSK_REFILL_MAX) >= PPXSK_NAPI_BUDGET))
 				napi_schedule(&port->rx_napi);
 			/* What a flush's kick left (the kernel's batch, a
 			 * full completion ring): the RX CPU kicks again, so
@@ -765,8 +789,12 @@ int ppxsk_service(void)
 	}
 	local_bh_enable();	/* runs a round of the polls scheduled */
 	/* pp_do_softirq() stops after the kernel's 10 rounds; a poll that
-	 * used its budget is still listed, and runs in the next round. */
-	while (pp_softirq_pending() && pp_do_softirq())
+	 * used its budget is still listed, and runs in the next round - up
+	 * to PPXSK_SERVICE_WORK frames per call: under a flood the polls
+	 * always have work, and a caller that checks its limits (signals,
+	 * a frame count) between calls must get control back. */
+	while (ppxsk_poll_work - before < PPXSK_SERVICE_WORK && pp_softirq_pending() &&
+	       pp_do_softirq())
 		;
 	return (int)min_t(unsigned long, ppxsk_poll_work - before, INT_MAX);
 }
@@ -789,7 +817,8 @@ static int ppxsk_check_config(const struct ppxsk_port_config *cfg, struct ppxsk_
 
 	if (!cfg || !cfg->ifname || !cfg->ifname[0] || strlen(cfg->ifname) >= IFNAMSIZ ||
 	    cfg->queue != 0 || (unsigned int)cfg->mode > PPXSK_MODE_DRV ||
-	    cfg->txc_cpu < -1 || cfg->txc_cpu >= PP_CPU_SHARED)
+	    cfg->txc_cpu < -1 || cfg->txc_cpu >= PP_CPU_SHARED ||
+	    (cfg->flags & ~PPXSK_PORT_TX_ONLY))
 		return -EINVAL;
 	*out = *cfg;
 	if (ppxsk_ring_size(cfg->fill_size, &v))
@@ -798,9 +827,13 @@ static int ppxsk_check_config(const struct ppxsk_port_config *cfg, struct ppxsk_
 	if (ppxsk_ring_size(cfg->comp_size, &v))
 		return -EINVAL;
 	out->comp_size = v;
-	if (ppxsk_ring_size(cfg->rx_size, &v))
-		return -EINVAL;
-	out->rx_size = v;
+	if (cfg->flags & PPXSK_PORT_TX_ONLY) {
+		out->rx_size = 0;	/* no RX ring */
+	} else {
+		if (ppxsk_ring_size(cfg->rx_size, &v))
+			return -EINVAL;
+		out->rx_size = v;
+	}
 	if (ppxsk_ring_size(cfg->tx_size, &v))
 		return -EINVAL;
 	out->tx_size = v;
@@ -972,8 +1005,8 @@ static int ppxsk_open_socket(struct ppxsk_port *port)
 				return err;
 		}
 		err = xsk_socket__create_shared(&port->xsk, port->ifname, port->cfg.queue,
-						umem->xumem, &port->rx, &port->tx, &port->fill,
-						&port->comp, &xcfg);
+						umem->xumem, port->tx_only ? NULL : &port->rx,
+						&port->tx, &port->fill, &port->comp, &xcfg);
 		if (err != -EBUSY || tries >= 200)
 			break;
 		if (umem->nr_ports == 1) {
@@ -1013,6 +1046,7 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
 	port->cfg.ifname = port->ifname;
 	port->rx_cpu = smp_processor_id();
 	port->txc_cpu = cfg->txc_cpu < 0 ? port->rx_cpu : cfg->txc_cpu;
+	port->tx_only = cfg->flags & PPXSK_PORT_TX_ONLY;
 	spin_lock_init(&port->tx_lock);
 
 	mutex_lock(&umem->mutex);
@@ -1045,6 +1079,8 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
 	err = register_netdev(port->ndev);
 	if (err)
 		goto err_port;
+	if (port->tx_only)
+		goto open_socket;	/* no pool, no provider, no RX queue info */
 
 	port->mp.mp_priv = umem;
 	port->mp.mp_ops = &ppxsk_mp_ops;
@@ -1076,6 +1112,7 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
 	if (err)
 		goto err_port;
 
+open_socket:
 	umem->nr_ports++;
 	err = ppxsk_open_socket(port);
 	if (err)
@@ -1086,9 +1123,11 @@ struct ppxsk_port *ppxsk_port_open(struct ppxsk_umem *umem, const struct ppxsk_p
 	WRITE_ONCE(port->ndev->flags, port->ndev->flags | IFF_UP);
 	WRITE_ONCE(port->up, 1);
 	/* The first buffers, as the NAPI would post them. */
-	local_bh_disable();
-	ppxsk_refill(port);
-	local_bh_enable();
+	if (!port->tx_only) {
+		local_bh_disable();
+		ppxsk_refill(port);
+		local_bh_enable();
+	}
 	mutex_lock(&ppxsk_table_mutex);
 	rcu_assign_pointer(ppxsk_ports[port->slot - 1], port);
 	mutex_unlock(&ppxsk_table_mutex);
@@ -1171,12 +1210,12 @@ struct net_device *ppxsk_port_netdev(struct ppxsk_port *port)
 
 u32 ppxsk_port_pool_id(struct ppxsk_port *port)
 {
-	return IS_ERR_OR_NULL(port) ? 0 : pp_page_pool_id(port->pool);
+	return IS_ERR_OR_NULL(port) || !port->pool ? 0 : pp_page_pool_id(port->pool);
 }
 
 int ppxsk_port_set_xdp(struct ppxsk_port *port, struct bpf_prog *prog)
 {
-	if (IS_ERR_OR_NULL(port) || IS_ERR(prog))
+	if (IS_ERR_OR_NULL(port) || IS_ERR(prog) || (port->tx_only && prog))
 		return -EINVAL;
 	rcu_assign_pointer(port->xdp_prog, prog);
 	synchronize_rcu();		/* no poll runs the old one after this */
@@ -1199,10 +1238,12 @@ static void ppxsk_counters(struct ppxsk_port *port, struct ppxsk_stats *st)
 	st->fill_posted = READ_ONCE(port->fill_posted);
 	st->fill_alloc_failed = READ_ONCE(port->fill_alloc_failed);
 	st->rx_bad_desc = READ_ONCE(port->rx_bad_desc);
+	st->xdp_no_tailroom = READ_ONCE(port->xdp_no_tailroom);
 	st->comp_bad_desc = READ_ONCE(port->comp_bad_desc);
 	st->tx_foreign = READ_ONCE(port->tx_foreign);
 	st->tx_kicks = (u64)atomic_long_read(&port->tx_kicks);
 	st->tx_kick_errors = (u64)atomic_long_read(&port->tx_kick_errors);
+	st->tx_dev_dropped = (u64)atomic_long_read(&port->tx_dev_dropped);
 }
 
 static int ppxsk_socket_stats(struct ppxsk_port *port, struct xdp_statistics *xs)

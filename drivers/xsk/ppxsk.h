@@ -52,6 +52,18 @@ int ppxsk_umem_destroy(struct ppxsk_umem *umem);
 
 enum ppxsk_mode { PPXSK_MODE_SKB, PPXSK_MODE_DRV };
 
+/*
+ * ppxsk_port_config.flags (pagepool addition).
+ * PPXSK_PORT_TX_ONLY: a port that only transmits (a forwarder's egress).
+ * Its socket has a TX ring and its completion ring, no RX ring (rx_size is
+ * ignored); nothing is ever posted to its fill ring; it has no page_pool,
+ * no memory provider bound to its queue and no xdp_rxq_info, so it holds
+ * no UMEM frame of its own: every frame it sends came from another port's
+ * pool (ndo_xdp_xmit) and goes back there on completion. Its RX NAPI never
+ * runs; ppxsk_port_set_xdp() on it is -EINVAL; ppxsk_port_pool_id() is 0.
+ */
+#define PPXSK_PORT_TX_ONLY	(1u << 0)
+
 struct ppxsk_port_config {
 	const char *ifname;
 	unsigned int queue;      /* queue 0 */
@@ -61,6 +73,7 @@ struct ppxsk_port_config {
 	unsigned int fill_size, comp_size, rx_size, tx_size;
 	bool bulk_return;        /* TX completion with xdp_return_frame_bulk() (else one by one) */
 	int txc_cpu;             /* -1: TX completion serviced on the RX NAPI's CPU; else that logical CPU */
+	unsigned int flags;      /* PPXSK_PORT_*; 0: RX and TX */
 };
 
 /*
@@ -85,7 +98,8 @@ int ppxsk_port_close_stats(struct ppxsk_port *port, struct ppxsk_stats *st);
 /* ->ifindex for bpf_redirect(). */
 struct net_device *ppxsk_port_netdev(struct ppxsk_port *port);
 /* The C verdict hook; NULL: none (every frame is XDP_PASS). The caller
- * owns @prog; once this returns no poll runs the one it replaced. */
+ * owns @prog; once this returns no poll runs the one it replaced.
+ * -EINVAL on a TX-only port (it receives nothing). */
 int ppxsk_port_set_xdp(struct ppxsk_port *port, struct bpf_prog *prog);
 /* On the calling registered thread: poll the rings of the ports whose
  * NAPIs run on this CPU, run softirqs; returns work done (0 = idle). */
@@ -93,13 +107,23 @@ int ppxsk_service(void);
 
 /*
  * Every RX descriptor is rx_packets (then exactly one of xdp_pass,
- * xdp_drop, xdp_aborted, redirect_errors, xdp_tx, xdp_redirect) or
+ * xdp_drop, xdp_aborted, redirect_errors, xdp_tx, xdp_redirect,
+ * xdp_no_tailroom) or
  * rx_bad_desc (an address not of a chunk this port posted: counted,
  * refused, the chunk not touched). Frames offered to the port's TX (XDP_TX
  * and ndo_xdp_xmit) are tx_xmit or tx_refused (TX ring full, a frame not
  * in this UMEM or one still owned by the kernel); each tx_xmit frame is
  * tx_completed, by its completion or by the port's close. comp_bad_desc:
  * completions of chunks not in this port's TX (refused, never a put).
+ * tx_dev_dropped: tx_xmit frames the kernel completed without sending
+ * them (the device dropped them: NET_XMIT_DROP, sendto() said EBUSY), one
+ * per such kick; they are lost on the wire, not in memory.
+ * xdp_no_tailroom: XDP_TX or XDP_REDIRECT verdicts on frames that leave
+ * the chunk less tail than an xdp_frame needs (its skb_shared_info): the
+ * frame is dropped, back to the pool, without a warning. The kernel puts
+ * a frame XDP_PACKET_HEADROOM (256) into its chunk, so the longest frame
+ * that can go out is frame_size - 256 - 320: 1472 bytes with 2048-byte
+ * frames, 3520 with 4096.
  */
 struct ppxsk_stats {
 	u64 rx_packets, xdp_pass, xdp_drop, xdp_tx, xdp_redirect, xdp_aborted, redirect_errors;
@@ -107,9 +131,10 @@ struct ppxsk_stats {
 	struct xdp_statistics xs;     /* the socket's XDP_STATISTICS */
 	/* pagepool additions to the contract's fields: */
 	u64 rx_bad_desc, comp_bad_desc, tx_foreign, tx_kicks, tx_kick_errors;
+	u64 tx_dev_dropped, xdp_no_tailroom;
 };
 int ppxsk_port_get_stats(struct ppxsk_port *port, struct ppxsk_stats *st);
-/* Its RX page_pool (pp_page_pool_get_info()). */
+/* Its RX page_pool (pp_page_pool_get_info()); 0 for a TX-only port. */
 u32 ppxsk_port_pool_id(struct ppxsk_port *port);
 /* After all ports are closed and the pools gone (waits up to 2 s for
  * deferred destroys): 0 if every frame is back in the provider and no

@@ -258,13 +258,21 @@ static int fixed_setup(const struct fwd_opts *o)
 /* The completion ring: addresses back (to the stack, or to the SPSC ring). */
 static uint32_t reap_completions(bool to_ring)
 {
-	uint32_t n, idx, i, head;
+	uint32_t n, idx, i, head = 0, room, max = F.o->ring;
 
-	n = xsk_ring_cons__peek(&F.comp_out, F.o->ring, &idx);
+	if (to_ring) {
+		/* The slots the forwarding thread has taken back: the acquire
+		 * orders its reads of them before our writes. The ring holds
+		 * every frame, so this bounds nothing in practice. */
+		head = F.ret.head;
+		room = F.ret.mask + 1 - (head - __atomic_load_n(&F.ret.tail, __ATOMIC_ACQUIRE));
+		if (room < max)
+			max = room;
+	}
+	n = max ? xsk_ring_cons__peek(&F.comp_out, max, &idx) : 0;
 	if (!n)
 		return 0;
 	if (to_ring) {
-		head = F.ret.head;
 		for (i = 0; i < n; i++)
 			F.ret.slot[(head + i) & F.ret.mask] =
 				*xsk_ring_cons__comp_addr(&F.comp_out, idx + i);
@@ -317,16 +325,24 @@ static inline bool tx_pending(void)
 /*
  * Copy mode sends in the sendto() call, at most 32 descriptors per call
  * (the kernel's TX budget; it returns EAGAIN when it stopped there, or when
- * the completion ring is full). So: kick while descriptors are pending and
- * the kernel says EAGAIN, a batch's worth of calls at most.
+ * the completion ring is full; EBUSY when the device dropped a frame). So:
+ * kick while descriptors are pending and the kernel says EAGAIN or EBUSY,
+ * a batch's worth of calls at most.
  */
 static inline void kick_tx(void)
 {
 	int i;
 
-	for (i = 0; i < FWD_BATCH / 32 + 1 && tx_pending(); i++)
-		if (sendto(F.fd_out, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 || errno != EAGAIN)
+	for (i = 0; i < FWD_BATCH / 32 + 1 && tx_pending(); i++) {
+		if (sendto(F.fd_out, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
 			break;
+		/* EBUSY: the device dropped one frame (NET_XMIT_DROP); the
+		 * kernel completed its descriptor and stopped there. */
+		if (errno == EBUSY)
+			fwd_cnt_add(&F.drop[FWD_DROP_TX_DEV_DROPPED], 1);
+		else if (errno != EAGAIN)
+			break;
+	}
 }
 
 static int fixed_run(const struct fwd_opts *o)

@@ -100,13 +100,16 @@ static void *comp_main(void *arg)
 	return NULL;
 }
 
-static struct ppxsk_port *open_port(const struct fwd_opts *o, const char *ifname, int txc_cpu)
+_Static_assert(FWD_PP_ALLOC_CACHE == PP_ALLOC_CACHE_SIZE, "xdp_fwd.h's copy of the cache size");
+
+static struct ppxsk_port *open_port(const struct fwd_opts *o, const char *ifname, int txc_cpu,
+				    unsigned int flags)
 {
 	struct ppxsk_port_config pc = {
 		.ifname = ifname, .queue = 0,
 		.mode = o->mode == FWD_MODE_DRV ? PPXSK_MODE_DRV : PPXSK_MODE_SKB,
 		.fill_size = o->ring, .comp_size = o->ring, .rx_size = o->ring, .tx_size = o->ring,
-		.bulk_return = o->bulk, .txc_cpu = txc_cpu,
+		.bulk_return = o->bulk, .txc_cpu = txc_cpu, .flags = flags,
 	};
 	struct ppxsk_port *port = ppxsk_port_open(P.umem, &pc);
 
@@ -134,8 +137,10 @@ static int pagepool_setup(const struct fwd_opts *o)
 	if (IS_ERR(P.umem)) {
 		err = (int)PTR_ERR(P.umem);
 		P.umem = NULL;
-		fprintf(stderr, "xdp_fwd: UMEM of %u x %u B: %s\n", o->nr_frames, o->frame_size,
-			strerror(-err));
+		fprintf(stderr, "xdp_fwd: UMEM of %u x %u B: %s%s\n", o->nr_frames, o->frame_size,
+			strerror(-err), err != -ENOMEM ? "" :
+			" (the UMEM comes from pagepool's arena, 64 MiB unless PAGEPOOL_MEM_MB "
+			"says more MiB; it also needs that many contiguous pages free)");
 		return err;
 	}
 	/* The completion thread first: --out's TX completion NAPI is its. */
@@ -148,10 +153,12 @@ static int pagepool_setup(const struct fwd_opts *o)
 		}
 		P.comp_running = true;
 	}
-	P.out = open_port(o, o->out, txc);
+	/* --out only sends (as the baseline's --out socket): TX-only, so it
+	 * parks no frame in a fill ring where nothing arrives. */
+	P.out = open_port(o, o->out, txc, PPXSK_PORT_TX_ONLY);
 	if (!P.out)
 		return -ENODEV;
-	P.in = open_port(o, o->in, txc);
+	P.in = open_port(o, o->in, txc, 0);
 	if (!P.in)
 		return -ENODEV;
 	P.out_ifindex = (u32)ppxsk_port_netdev(P.out)->ifindex;
@@ -248,6 +255,8 @@ static void pagepool_snap(struct fwd_snap *s)
 	s->drop[FWD_DROP_ABORTED] = si.xdp_aborted;
 	/* XDP_PASS has no stack to go to here: the frame went back to the pool. */
 	s->drop[FWD_DROP_OTHER] = si.xdp_pass;
+	s->drop[FWD_DROP_TX_DEV_DROPPED] = so.tx_dev_dropped;
+	s->drop[FWD_DROP_NO_TAILROOM] = si.xdp_no_tailroom;
 	copy_xs(&s->xs_in, &si.xs);
 	copy_xs(&s->xs_out, &so.xs);
 	pool_state(s);

@@ -33,8 +33,12 @@
  * frames were handed to --out, between the first and the last one.
  * --teardown-after N counts those too.
  *
- * Exit status: 0 when the check after teardown is ok; 1 when it is not or
- * the run failed; 2 for a bad command line.
+ * An interface that goes away while it runs (the status tick finds its
+ * name no longer at the index it opened) stops it: "interface X went
+ * away", teardown, the check, exit status 1.
+ *
+ * Exit status: 0 when the check after teardown is ok; 1 when it is not,
+ * the run failed or an interface went away; 2 for a bad command line.
  *
  * Context: one forwarding thread (this one, pinned to --cpu), plus a
  * completion thread with --completion other (the frame manager's).
@@ -42,6 +46,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -60,6 +65,8 @@ const char *const fwd_drop_name[FWD_DROP_MAX] = {
 	[FWD_DROP_REDIRECT] = "redirect_error",
 	[FWD_DROP_ABORTED] = "aborted",
 	[FWD_DROP_OTHER] = "other",
+	[FWD_DROP_TX_DEV_DROPPED] = "tx_dev_dropped",
+	[FWD_DROP_NO_TAILROOM] = "no_tailroom",
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -74,6 +81,8 @@ static struct {
 	double t_first, t_last;		/* first and last time it moved */
 	uint64_t fwd_seen;
 	bool teardown_due, tty;
+	unsigned int ifindex_in, ifindex_out;	/* as they were when the sockets opened */
+	const char *gone;		/* the interface that went away, if one did */
 } T;
 
 double fwd_now(void)
@@ -179,6 +188,17 @@ void fwd_tick(uint64_t sent)
 	if (t - T.last_status >= 1.0) {
 		struct fwd_snap s;
 
+		/* An interface deleted under us (netns-setup down): its socket
+		 * is unbound, nothing arrives or leaves any more. Stop. */
+		if (!T.gone && if_nametoindex(opts->in) != T.ifindex_in)
+			T.gone = opts->in;
+		else if (!T.gone && if_nametoindex(opts->out) != T.ifindex_out)
+			T.gone = opts->out;
+		if (T.gone) {
+			fprintf(stderr, "xdp_fwd: interface %s went away\n", T.gone);
+			stop_sig = -1;
+		}
+
 		ops->snap(&s);
 		if (opts->status)
 			print_status(&s, t - T.last_status);
@@ -270,7 +290,8 @@ static int write_totals(const char *path, const struct fwd_snap *s, const struct
 	return 0;
 }
 
-static void print_totals(const struct fwd_snap *s, const struct fwd_check *c, double elapsed)
+static void print_totals(const struct fwd_snap *s, const struct fwd_check *c, double elapsed,
+			 bool started)
 {
 	int i;
 
@@ -293,7 +314,11 @@ static void print_totals(const struct fwd_snap *s, const struct fwd_check *c, do
 		printf("  pool: alloc fast %llu slow %llu, recycled cached %llu ring %llu\n",
 		       (unsigned long long)s->alloc_fast, (unsigned long long)s->alloc_slow,
 		       (unsigned long long)s->recycle_cached, (unsigned long long)s->recycle_ring);
-	printf("  check: %s%s%s (%llu of %llu frames back", c->ok ? "ok" : "FAILED",
+	/* After a failed start-up there was no run to check: say what the
+	 * check found about the frames, not that the run was fine. */
+	printf("  check%s: %s%s%s (%llu of %llu frames back",
+	       started ? "" : " (start-up failed, no run)",
+	       c->ok ? (started ? "ok" : "no frame missing") : "FAILED",
 	       c->why[0] ? ": " : "", c->why, (unsigned long long)c->frames_free,
 	       (unsigned long long)c->frames_total);
 	if (s->has_pool)
@@ -307,7 +332,73 @@ static void usage(FILE *f)
 		"usage: xdp_fwd --in IF --out IF [--frames pagepool|fixed] [--mode skb|drv]\n"
 		"               [--frame-size 2048|4096] [--nr-frames 4096] [--ring 2048]\n"
 		"               [--completion same|other] [--bulk] [--cpu C] [--duration S]\n"
-		"               [--teardown-after N] [--status|--quiet] [--totals-json FILE]\n");
+		"               [--teardown-after N] [--status|--quiet] [--totals-json FILE]\n"
+		"\n"
+		"  --in IF, --out IF     frames of EtherType 0x88B5 that arrive on --in leave on\n"
+		"                        --out (two interfaces; required)\n"
+		"  --frames M            frame manager: pagepool (drivers/xsk) or fixed (the\n"
+		"                        baseline); default pagepool\n"
+		"  --mode M              XDP attach mode: skb or drv; default skb\n"
+		"  --frame-size B        UMEM frame size: 2048 or 4096; default 2048\n"
+		"  --nr-frames N         UMEM frames, --ring + 64 (fixed) or --ring + 192\n"
+		"                        (pagepool) .. 1048576, even with 2048 B frames;\n"
+		"                        default 4096 (pagepool: from the arena, 64 MiB\n"
+		"                        unless PAGEPOOL_MEM_MB says more)\n"
+		"  --ring N              every ring's size: a power of two, 64 .. 65536;\n"
+		"                        default 2048\n"
+		"  --completion W        TX completion on the forwarding thread (same) or a\n"
+		"                        second one (other); default same\n"
+		"  --bulk                pagepool: xdp_return_frame_bulk() on TX completion\n"
+		"  --cpu C               pin the forwarding thread to CPU C (0 .. %d);\n"
+		"                        default: not pinned\n"
+		"  --duration S          stop after S seconds (>= 0; 0: at SIGINT/SIGTERM);\n"
+		"                        default 0\n"
+		"  --teardown-after N    close the sockets once N frames went out, traffic\n"
+		"                        still flowing (0 .. 2^64-1; 0: never); default 0\n"
+		"  --status, --quiet     a status line once a second (default), or only the\n"
+		"                        totals\n"
+		"  --totals-json FILE    the totals as JSON into FILE at exit\n"
+		"\n"
+		"Exit status: 0 the check after teardown is ok; 1 it is not, the run failed\n"
+		"or an interface went away; 2 a bad command line.\n", CPU_SETSIZE - 1);
+}
+
+/* What each option takes, for "bad value for --X". */
+static const char *option_range(const char *name)
+{
+	static const struct { const char *name, *range; } r[] = {
+		{ "frames", "pagepool or fixed" },
+		{ "mode", "skb or drv" },
+		{ "frame-size", "2048 or 4096" },
+		{ "nr-frames", "--ring + 64 (fixed) or + 192 (pagepool) .. 1048576" },
+		{ "ring", "a power of two, 64 .. 65536" },
+		{ "completion", "same or other" },
+		{ "cpu", "a CPU number, 0 .. 1023" },
+		{ "duration", "seconds, >= 0" },
+		{ "teardown-after", "a frame count, 0 .. 2^64-1" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		if (!strcmp(r[i].name, name))
+			return r[i].range;
+	return "see --help";
+}
+
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
+#define FWD_MAX_FRAMES	1048576U
+
+/*
+ * The fewest frames a frame manager forwards with: --in's fill ring full
+ * (--ring frames the kernel holds until frames arrive), a TX batch on its
+ * way out, and for pagepool the --in pool's alloc cache, which refills
+ * from the UMEM ahead of the fill ring. --out holds none in either (its
+ * socket is TX-only).
+ */
+static unsigned int fwd_min_frames(const struct fwd_opts *o)
+{
+	return o->ring + FWD_BATCH + (o->frames == FWD_FRAMES_FIXED ? 0 : FWD_PP_ALLOC_CACHE);
 }
 
 static int parse_uint(const char *name, const char *arg, unsigned long long max,
@@ -318,7 +409,8 @@ static int parse_uint(const char *name, const char *arg, unsigned long long max,
 	errno = 0;
 	*v = strtoull(arg, &end, 10);
 	if (errno || end == arg || *end || arg[0] == '-' || *v > max) {
-		fprintf(stderr, "xdp_fwd: --%s: not a number up to %llu: '%s'\n", name, max, arg);
+		fprintf(stderr, "xdp_fwd: bad value for --%s: '%s': not a number up to %llu (%s)\n",
+			name, arg, max, option_range(name));
 		return -EINVAL;
 	}
 	return 0;
@@ -380,10 +472,8 @@ static int parse_args(int argc, char **argv, struct fwd_opts *o)
 			o->frame_size = (unsigned int)v;
 			break;
 		case 'n':
-			if (parse_uint("nr-frames", optarg, 1U << 20, &v))
+			if (parse_uint("nr-frames", optarg, FWD_MAX_FRAMES, &v))
 				return -EINVAL;
-			if (v < 2 * FWD_BATCH)
-				goto bad_value;
 			o->nr_frames = (unsigned int)v;
 			break;
 		case 'r':
@@ -426,8 +516,9 @@ static int parse_args(int argc, char **argv, struct fwd_opts *o)
 		}
 		continue;
 bad_value:
-		fprintf(stderr, "xdp_fwd: bad value for --%s: '%s'\n",
-			li >= 0 ? lo[li].name : "?", optarg);
+		fprintf(stderr, "xdp_fwd: bad value for --%s: '%s' (%s)\n",
+			li >= 0 ? lo[li].name : "?", optarg,
+			li >= 0 ? option_range(lo[li].name) : "see --help");
 		usage(stderr);
 		return -EINVAL;
 	}
@@ -444,9 +535,20 @@ bad_value:
 		fprintf(stderr, "xdp_fwd: --in and --out must be two interfaces\n");
 		return -EINVAL;
 	}
-	if (o->nr_frames < o->ring + FWD_BATCH) {
-		fprintf(stderr, "xdp_fwd: --nr-frames %u: at least --ring (%u) + %u frames\n",
-			o->nr_frames, o->ring, FWD_BATCH);
+	if (o->nr_frames < fwd_min_frames(o)) {
+		fprintf(stderr, "xdp_fwd: bad value for --nr-frames: %u; with --frames %s and "
+			"--ring %u it is %u .. %u (%s)\n", o->nr_frames,
+			o->frames == FWD_FRAMES_FIXED ? "fixed" : "pagepool", o->ring,
+			fwd_min_frames(o), FWD_MAX_FRAMES,
+			o->frames == FWD_FRAMES_FIXED ?
+			"--in's fill ring + a TX batch of " STR(FWD_BATCH) :
+			"--in's fill ring + the pool's alloc cache of " STR(FWD_PP_ALLOC_CACHE)
+			" + a TX batch of " STR(FWD_BATCH));
+		return -EINVAL;
+	}
+	if ((uint64_t)o->nr_frames * o->frame_size % 4096) {
+		fprintf(stderr, "xdp_fwd: bad value for --nr-frames: %u x %u B is not a whole "
+			"number of 4 KiB pages (use an even number)\n", o->nr_frames, o->frame_size);
 		return -EINVAL;
 	}
 	return 0;
@@ -460,6 +562,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	double elapsed;
 	int err, rc = 0;
+	bool started;
 
 	if (parse_args(argc, argv, &o))
 		return 2;
@@ -485,9 +588,12 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 
 	err = ops->setup(&o);
+	started = !err;
 	T.start = T.last_status = fwd_now();
 	if (o.duration > 0)
 		T.end_by = T.start + o.duration;
+	T.ifindex_in = if_nametoindex(o.in);
+	T.ifindex_out = if_nametoindex(o.out);
 	if (!err) {
 		/* Also with --quiet: scripts start their traffic on this line. */
 		fprintf(stderr, "xdp_fwd: ready: %s frames, %s -> %s, %s mode, %u x %u B, "
@@ -510,10 +616,10 @@ int main(int argc, char **argv)
 		err = -EIO;
 	ops->snap(&s);
 	ops->check(&c);
-	print_totals(&s, &c, elapsed);
+	print_totals(&s, &c, elapsed, started);
 	if (o.totals_json && write_totals(o.totals_json, &s, &c, elapsed))
 		rc = 1;
-	if (err || !c.ok)
+	if (err || !c.ok || T.gone)
 		rc = 1;
 	return rc;
 }

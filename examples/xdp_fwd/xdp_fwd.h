@@ -24,6 +24,9 @@
 #define FWD_ETHERTYPE	0x88B5		/* IEEE local experimental */
 #define FWD_BATCH	64		/* descriptors per ring operation (NAPI budget) */
 #define FWD_TICK_EVERY	16		/* fwd_tick() calls between two clock readings */
+/* PP_ALLOC_CACHE_SIZE (fwd_pagepool.c asserts it): frames the --in pool's
+ * alloc cache may hold beside its fill ring. */
+#define FWD_PP_ALLOC_CACHE	128
 
 enum fwd_frames { FWD_FRAMES_PAGEPOOL, FWD_FRAMES_FIXED };
 enum fwd_mode { FWD_MODE_SKB, FWD_MODE_DRV };
@@ -52,6 +55,12 @@ enum fwd_drop {
 	FWD_DROP_REDIRECT,	/* pagepool: xdp_do_redirect() refused it */
 	FWD_DROP_ABORTED,	/* pagepool: the verdict hook returned XDP_ABORTED */
 	FWD_DROP_OTHER,		/* pagepool: any other drop the driver counted */
+	/* Put into --out's TX ring and completed, but dropped by the device
+	 * (the kernel's NET_XMIT_DROP: the kick's sendto() said EBUSY). */
+	FWD_DROP_TX_DEV_DROPPED,
+	/* pagepool: longer than the frame's tailroom allows to send (1472 B
+	 * in 2 KiB frames, 3520 B in 4 KiB): the driver's xdp_no_tailroom. */
+	FWD_DROP_NO_TAILROOM,
 	FWD_DROP_MAX
 };
 extern const char *const fwd_drop_name[FWD_DROP_MAX];

@@ -461,6 +461,60 @@ static void test_redirect_remote_completion(void **state)
 	t_redirect(true, true, 2048);
 }
 
+/* A TX-only egress (PPXSK_PORT_TX_ONLY) on a UMEM no bigger than the RX
+ * port's fill ring and pool cache: opened first, it takes no frame (no
+ * fill posting, no pool), so a0 gets all 128 and a0 -> b0 forwards. A port
+ * that posted its fill ring would take the whole UMEM here: nothing left
+ * for a0, nothing forwarded. */
+#define TXO_FLAGS	PPXSK_PORT_TX_ONLY
+static void test_redirect_tx_only(void **state)
+{
+	struct ppxsk_umem_config uc = { .nr_frames = 128, .frame_size = 2048 };
+	struct ppxsk_umem *umem = ppxsk_umem_create(&uc);
+	struct ppxsk_port_config pc = {
+		.ifname = "b0", .mode = PPXSK_MODE_SKB, .fill_size = 64, .comp_size = 64,
+		.rx_size = 64, .tx_size = 64, .txc_cpu = -1, .flags = TXO_FLAGS,
+	};
+	struct ppxsk_port *a, *b;
+	struct bpf_prog *prog;
+	struct ppxsk_stats sa, sb;
+	const unsigned int n = 2000;
+	unsigned int got;
+
+	(void)state;
+	assert_false(IS_ERR(umem));
+	b = ppxsk_port_open(umem, &pc);
+	assert_false(IS_ERR(b));
+	pc.ifname = "a0";
+	pc.flags = 0;
+	a = ppxsk_port_open(umem, &pc);
+	assert_false(IS_ERR(a));
+	prog = pp_xdp_prog_create(prog_redirect, (void *)(uintptr_t)ppxsk_port_netdev(b)->ifindex,
+				  "redirect");
+	drain(env.rx_b1);
+	assert_int_equal(ppxsk_port_set_xdp(a, prog), 0);
+	got = pump(a, n, env.rx_b1, b);
+	got += service_until_tx(b, env.rx_b1, n - got);
+	assert_int_equal(ppxsk_port_get_stats(a, &sa), 0);
+	assert_int_equal(ppxsk_port_get_stats(b, &sb), 0);
+	fprintf(stderr, "tx-only egress: sent %u, a posted %llu rx %llu redirected %llu, "
+		"b posted %llu xmit %llu completed %llu, b1 got %u\n", n,
+		(unsigned long long)sa.fill_posted, (unsigned long long)sa.rx_packets,
+		(unsigned long long)sa.xdp_redirect, (unsigned long long)sb.fill_posted,
+		(unsigned long long)sb.tx_xmit, (unsigned long long)sb.tx_completed, got);
+	assert_int_equal(sb.fill_posted, 0);
+	assert_int_equal(sb.rx_packets, 0);
+	assert_int_equal(ppxsk_port_pool_id(b), 0);
+	assert_int_equal(ppxsk_port_set_xdp(b, prog), -EINVAL);
+	assert_true(sb.tx_xmit > 4 * uc.nr_frames);	/* the 128 frames went round */
+	assert_int_equal(sb.tx_completed, sb.tx_xmit);
+	assert_true(got + sb.xs.tx_invalid_descs >= sb.tx_xmit);
+	assert_int_equal(ppxsk_port_close(a), 0);
+	assert_int_equal(ppxsk_port_close(b), 0);
+	pp_xdp_prog_destroy(prog);
+	check_umem(umem);
+}
+
 /* Close with chunks in the fill ring, the RX ring (frames received, not
  * polled) and the TX ring (sent, completions not reaped). */
 static void test_close_with_rings_full(void **state)
@@ -599,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_redirect),
 		cmocka_unit_test(test_redirect_bulk_4k),
 		cmocka_unit_test(test_redirect_remote_completion),
+		cmocka_unit_test(test_redirect_tx_only),
 		cmocka_unit_test(test_close_with_rings_full),
 		cmocka_unit_test(test_close_deferred_pool),
 		cmocka_unit_test(test_forged_completion),

@@ -14,6 +14,9 @@ ones a counter accounts for, printed as an equation:
     received == sent - (in.rx_dropped + in.rx_ring_full + out.tx_invalid_descs
                         + forwarder drops by reason + sink socket drops)
 
+(the forwarder's reasons include tx_dev_dropped: frames --out's device
+dropped after the kernel took them from the TX ring, sendto() EBUSY)
+
 (the in-socket's rx_fill_ring_empty_descs is printed too: the kernel
 counts those frames in rx_dropped as well); no duplicates; at least 1 %
 of them (and 1000) arrive: a forwarder that drops everything for a
@@ -21,6 +24,14 @@ counted reason fails, a sanitizer build flooded by the sender does not;
 the forwarder exits 0 and its check
 after teardown is ok: every frame back, 0 DMA-API violations, pool
 inflight 0.
+
+lossy: frames the forwarder cannot deliver (the far side down: the
+kernel drops them at --out's device, drops.tx_dev_dropped; frames too
+long for a 2 KiB frame's tailroom: drops.no_tailroom), each one in the
+equation above, no warning printed, the check ok.
+
+iface_gone: vr0 (and so vf1) deleted under a running forwarder: it
+says so, stops by itself with exit status 1, its check is ok.
 
 teardown_midstream: xdp_fwd --teardown-after K while the sender is still
 sending (it stops 0.3 s after the forwarder exited by itself, at most
@@ -148,8 +159,9 @@ def wait_line(p, words, timeout, collect):
     return False
 
 
-def start_sink(bed, expect, idle):
-    argv = [bed.args.sink, "--ifname", "vr0", "--idle", str(idle), "--timeout", "60", "--json"]
+def start_sink(bed, expect, idle, timeout=60):
+    argv = [bed.args.sink, "--ifname", "vr0", "--idle", str(idle), "--timeout", str(timeout),
+            "--json"]
     if expect:
         argv += ["--expect", str(expect)]
     sink = bed.start("rx", argv)
@@ -256,11 +268,15 @@ def fwd_argv(a):
         argv.append("--bulk")
     if a.ring:
         argv += ["--ring", str(a.ring)]
+    if a.nr_frames:
+        argv += ["--nr-frames", str(a.nr_frames)]
     return argv
 
 
 def send(bed, a, count=None, duration=None):
     argv = [a.send, "--ifname", "vs0", "--mode", a.send_mode, "--dst", IN_MAC, "--json"]
+    if a.len:
+        argv += ["--len", str(a.len)]
     if count:
         argv += ["--count", str(count)]
     if duration:
@@ -315,6 +331,93 @@ def forward_all(a, bed, tmp):
         bad.append("forwarder says %s forwarded, the sink got %d" % (t.get("forwarded"),
                                                                     k["received"]))
     check_after_teardown(t, a.frames)
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def lossy(a, bed, tmp):
+    """Frames the forwarder cannot deliver, each counted: --egress-down (the
+    far side's vr0 down: the kernel completes every TX descriptor without
+    sending it, sendto() says EBUSY: drops.tx_dev_dropped) or --len longer
+    than a frame leaves the tailroom for (drops.no_tailroom). The equation
+    of forward_all holds with --expect-drop's counter > 0, the forwarder
+    printed no warning, its check is ok."""
+    totals_path = os.path.join(tmp, "totals.json")
+    if a.egress_down:
+        subprocess.run(["ip", "-n", bed.prefix + "-rx", "link", "set", "vr0", "down"],
+                       check=True)
+        sink = None
+    else:
+        # (it may see nothing at all: it gives up after 8 s)
+        sink = start_sink(bed, None, idle=1, timeout=8)
+    fwd = start_fwd(bed, fwd_argv(a), totals_path)
+    s = send(bed, a, count=a.count)
+    time.sleep(0.5)
+    if sink is not None:
+        try:
+            sout, serr = sink.communicate(timeout=70)
+        except subprocess.TimeoutExpired:
+            raise Fail("pp-xsk-sink did not finish")
+        k = last_json(sout, "pp-xsk-sink")
+    else:
+        k = {"received": 0, "drops": 0, "duplicates": 0, "foreign": 0}
+    log("sink: " + json.dumps(k))
+    rc, fout, ferr = stop_fwd(fwd)
+    t = fwd_result(rc, ferr, totals_path)
+    xs_in = t["xdp_statistics"]["in"]
+    xs_out = t["xdp_statistics"]["out"]
+    drops = t.get("drops", {})
+    terms = [("in.rx_dropped", xs_in["rx_dropped"]), ("in.rx_ring_full", xs_in["rx_ring_full"]),
+             ("out.tx_invalid_descs", xs_out["tx_invalid_descs"])]
+    terms += [("fwd." + k2, v) for k2, v in sorted(drops.items())]
+    terms += [("sink.drops", k["drops"])]
+    lost = sum(v for _, v in terms)
+    sent = s["sent"]
+    ok = k["received"] == sent - lost
+    log("equation: received %d %s sent %d - (%s) = %d - %d"
+        % (k["received"], "==" if ok else "!=", sent,
+           " + ".join("%s %d" % tv for tv in terms), sent, lost))
+    bad = []
+    if not ok:
+        bad.append("%d frames lost without a counter" % (sent - lost - k["received"]))
+    if drops.get(a.expect_drop, 0) == 0:
+        bad.append("drops.%s is %s, expected > 0" % (a.expect_drop, drops.get(a.expect_drop)))
+    warn = [ln for ln in ferr.splitlines() if "BUG" in ln or "WARN" in ln or "warn" in ln]
+    if warn:
+        bad.append("the forwarder warned %d times, first: %s" % (len(warn), warn[0]))
+    check_after_teardown(t, a.frames)
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def iface_gone(a, bed, tmp):
+    """The far side's veth pair deleted under a running forwarder (vr0 and
+    with it vf1): within a few seconds xdp_fwd says "interface vf1 went
+    away", stops by itself with exit status 1, and its check after
+    teardown is ok (every frame back)."""
+    totals_path = os.path.join(tmp, "totals.json")
+    fwd = start_fwd(bed, fwd_argv(a), totals_path)
+    send(bed, a, count=20000)
+    subprocess.run(["ip", "-n", bed.prefix + "-rx", "link", "del", "vr0"], check=True)
+    t0 = time.monotonic()
+    try:
+        out, err = fwd.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        raise Fail("xdp_fwd still running 10 s after vf1 went away")
+    err = fwd.early_stderr + err
+    log("xdp_fwd exited with %d after %.1f s; stderr: %s"
+        % (fwd.returncode, time.monotonic() - t0, err.strip()))
+    bad = []
+    if "interface vf1 went away" not in err:
+        bad.append("no 'interface vf1 went away' message")
+    if fwd.returncode != 1:
+        bad.append("exit status %d, not 1" % fwd.returncode)
+    t = read_totals(totals_path)
+    log("forwarder totals: " + json.dumps(t, sort_keys=True))
+    try:
+        check_after_teardown(t, a.frames)
+    except Fail as e:
+        bad.append(str(e))
     if bad:
         raise Fail("; ".join(bad))
 
@@ -374,7 +477,8 @@ def teardown_midstream(a, bed, tmp):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("case", choices=["forward_all", "teardown_midstream"])
+    ap.add_argument("case", choices=["forward_all", "teardown_midstream", "lossy",
+                                     "iface_gone"])
     ap.add_argument("--build", required=True, help="the meson build directory")
     ap.add_argument("--source", required=True, help="the source tree")
     ap.add_argument("--frames", choices=["pagepool", "fixed"], default="pagepool")
@@ -383,6 +487,10 @@ def main():
     ap.add_argument("--completion", choices=["same", "other"], default="same")
     ap.add_argument("--bulk", action="store_true")
     ap.add_argument("--ring", type=int, default=0)
+    ap.add_argument("--nr-frames", type=int, default=0)
+    ap.add_argument("--len", type=int, default=0, help="the sender's frame length")
+    ap.add_argument("--egress-down", action="store_true", help="lossy: vr0 down")
+    ap.add_argument("--expect-drop", default="tx_dev_dropped", help="lossy: this drop > 0")
     ap.add_argument("--send-mode", choices=["xdp", "packet"], default="xdp")
     ap.add_argument("--count", type=int, default=200000)
     ap.add_argument("--duration", type=float, default=60.0,
@@ -400,7 +508,8 @@ def main():
             if not os.access(exe, os.X_OK):
                 raise Fail("%s is not built" % exe)
         with tempfile.TemporaryDirectory() as tmp, Bed(a, prefix) as bed:
-            {"forward_all": forward_all, "teardown_midstream": teardown_midstream}[a.case](
+            {"forward_all": forward_all, "teardown_midstream": teardown_midstream,
+             "lossy": lossy, "iface_gone": iface_gone}[a.case](
                 a, bed, tmp)
     except Skip as e:
         log("SKIP: %s" % e)
