@@ -179,14 +179,22 @@ static int pagepool_setup(const struct fwd_opts *o)
 
 static int pagepool_run(const struct fwd_opts *o)
 {
+	struct ppxsk_stats so;
+	uint64_t sent;
 	int work;
 
-	(void)o;
 	while (!fwd_should_stop() && !fwd_teardown_due()) {
 		work = ppxsk_service();
 		if (work < 0)
 			return work;
-		fwd_tick(fwd_cnt_read(&P.redirected));
+		sent = fwd_cnt_read(&P.redirected);
+		/* The hook's count includes redirects --out refused (its TX
+		 * ring full): past --teardown-after the exact count of frames
+		 * put into the ring decides (a system call, only then). */
+		if (o->teardown_after && sent >= o->teardown_after &&
+		    !ppxsk_port_get_stats(P.out, &so))
+			sent = so.tx_xmit;
+		fwd_tick(sent);
 	}
 	return 0;
 }

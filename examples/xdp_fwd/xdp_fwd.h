@@ -137,8 +137,9 @@ double fwd_now(void);
  * every FWD_TICK_EVERY calls the clock: the status line once a second,
  * --duration. @sent: the running
  * total of frames handed to --out (fixed: put into its TX ring; pagepool:
- * redirected to it by the verdict hook), a counter in memory: exact for
- * --teardown-after, and no system call in the loop. */
+ * redirected to it by the verdict hook, a counter in memory, and once that
+ * reaches --teardown-after the frames --out's TX ring took: the hook's
+ * count includes the ones a full ring refused). */
 void fwd_tick(uint64_t sent);
 /* For the --teardown-after case: true once the limit was reached (run()
  * returns; the sockets are closed while the sender still sends). */
