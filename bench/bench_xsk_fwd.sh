@@ -35,7 +35,9 @@
 # Usage: bench/bench_xsk_fwd.sh [--build DIR] [--rounds R] [--duration S]
 #        [--cpus S,F,K] [--out FILE] [--short] [--only pagepool|fixed]
 #        [-- XDP_FWD_FLAGS...]
-#   defaults: build, 5 rounds, 3 s, CPUs 0,1,1 (-1: not pinned), xdp_fwd flags --mode drv
+#   defaults: build, 5 rounds, 3 s, CPUs 0,1,1 (-1: not pinned), xdp_fwd flags
+#     --mode drv --no-dma-debug (pagepool's UMEM device without DMA-API debug, as
+#     a production kernel runs page_pool; the fixed baseline has no DMA layer)
 #   --short: 1 round of 0.5 s (CI: fails if a program fails, never on rate)
 #   --only: one frame manager (no ratio), to look at it alone
 # Not root, or no network namespaces or AF_XDP: one "skipped" line, exit 0.
@@ -66,7 +68,7 @@ while [ $# -gt 0 ]; do
 	*) echo "bench_xsk_fwd.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
-[ ${#fwd_flags[@]} -gt 0 ] || fwd_flags=(--mode drv)
+[ ${#fwd_flags[@]} -gt 0 ] || fwd_flags=(--mode drv --no-dma-debug)
 out=${out:-$src/results/bench-xsk.txt}
 IFS=, read -r cpu_send cpu_fwd cpu_sink <<<"$cpus"
 

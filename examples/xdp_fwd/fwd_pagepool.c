@@ -123,7 +123,8 @@ static struct ppxsk_port *open_port(const struct fwd_opts *o, const char *ifname
 
 static int pagepool_setup(const struct fwd_opts *o)
 {
-	struct ppxsk_umem_config uc = { .nr_frames = o->nr_frames, .frame_size = o->frame_size };
+	struct ppxsk_umem_config uc = { .nr_frames = o->nr_frames, .frame_size = o->frame_size,
+					.no_dma_debug = o->no_dma_debug };
 	int txc = o->completion_other ? 1 : -1;
 	int err;
 

@@ -22,7 +22,8 @@
  *
  *   xdp_fwd --in IF --out IF [--frames pagepool|fixed] [--mode skb|drv]
  *           [--frame-size 2048|4096] [--nr-frames 4096] [--ring 2048]
- *           [--completion same|other] [--bulk] [--cpu C] [--duration S]
+ *           [--completion same|other] [--bulk] [--no-dma-debug] [--cpu C]
+ *           [--duration S]
  *           [--teardown-after N] [--status|--quiet] [--totals-json FILE]
  *
  * Totals: "forwarded" counts the frames put into --out's TX ring,
@@ -256,10 +257,10 @@ static int write_totals(const char *path, const struct fwd_snap *s, const struct
 		return -errno;
 	}
 	fprintf(f, "{\"frames\":\"%s\",\"mode\":\"%s\",\"frame_size\":%u,\"nr_frames\":%u,"
-		"\"ring\":%u,\"completion\":\"%s\",\"bulk\":%s,",
+		"\"ring\":%u,\"completion\":\"%s\",\"bulk\":%s,\"dma_debug\":%s,",
 		ops->name, opts->mode == FWD_MODE_DRV ? "drv" : "skb", opts->frame_size,
 		opts->nr_frames, opts->ring, opts->completion_other ? "other" : "same",
-		opts->bulk ? "true" : "false");
+		opts->bulk ? "true" : "false", opts->no_dma_debug ? "false" : "true");
 	fprintf(f, "\"forwarded\":%llu,\"rx\":%llu,\"tx\":%llu,\"completed\":%llu,\"drops\":{",
 		(unsigned long long)s->tx, (unsigned long long)s->rx,
 		(unsigned long long)s->tx, (unsigned long long)s->completed);
@@ -331,7 +332,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: xdp_fwd --in IF --out IF [--frames pagepool|fixed] [--mode skb|drv]\n"
 		"               [--frame-size 2048|4096] [--nr-frames 4096] [--ring 2048]\n"
-		"               [--completion same|other] [--bulk] [--cpu C] [--duration S]\n"
+		"               [--completion same|other] [--bulk] [--no-dma-debug] [--cpu C]\n"
+		"               [--duration S]\n"
 		"               [--teardown-after N] [--status|--quiet] [--totals-json FILE]\n"
 		"\n"
 		"  --in IF, --out IF     frames of EtherType 0x88B5 that arrive on --in leave on\n"
@@ -349,6 +351,10 @@ static void usage(FILE *f)
 		"  --completion W        TX completion on the forwarding thread (same) or a\n"
 		"                        second one (other); default same\n"
 		"  --bulk                pagepool: xdp_return_frame_bulk() on TX completion\n"
+		"  --no-dma-debug        pagepool: the UMEM's DMA device without DMA-API debug\n"
+		"                        checks (as a kernel without CONFIG_DMA_API_DEBUG; for\n"
+		"                        timing: violations are then not caught); default:\n"
+		"                        checked. fixed has no DMA layer: ignored\n"
 		"  --cpu C               pin the forwarding thread to CPU C (0 .. %d);\n"
 		"                        default: not pinned\n"
 		"  --duration S          stop after S seconds (>= 0; 0: at SIGINT/SIGTERM);\n"
@@ -428,6 +434,7 @@ static int parse_args(int argc, char **argv, struct fwd_opts *o)
 		{ "ring", required_argument, NULL, 'r' },
 		{ "completion", required_argument, NULL, 'c' },
 		{ "bulk", no_argument, NULL, 'b' },
+		{ "no-dma-debug", no_argument, NULL, 'D' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "teardown-after", required_argument, NULL, 't' },
@@ -492,6 +499,7 @@ static int parse_args(int argc, char **argv, struct fwd_opts *o)
 				goto bad_value;
 			break;
 		case 'b': o->bulk = true; break;
+		case 'D': o->no_dma_debug = true; break;
 		case 'C':
 			if (parse_uint("cpu", optarg, CPU_SETSIZE - 1, &v))
 				return -EINVAL;

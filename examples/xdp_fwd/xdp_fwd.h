@@ -40,6 +40,7 @@ struct fwd_opts {
 	unsigned int ring;		/* every ring's size */
 	bool completion_other;		/* TX completion on a second thread */
 	bool bulk;			/* pagepool: xdp_return_frame_bulk() */
+	bool no_dma_debug;		/* pagepool: the UMEM's device without DMA-API debug */
 	int cpu;			/* host CPU of the forwarding thread; -1: any */
 	double duration;		/* seconds; 0: until a signal */
 	uint64_t teardown_after;	/* 0: off */
