@@ -66,6 +66,7 @@
 #include <linux/filter.h>
 #include <linux/gfp.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -101,6 +102,9 @@ struct ppxsk_umem {
 	void *area;
 	size_t size;
 	unsigned int nr_frames, frame_size, nr_pages;
+	/* log2(frame_size): the data path turns addresses into chunks with
+	 * shifts, not the divisions a frame size read from memory costs. */
+	unsigned int frame_shift;
 	struct page *pages;
 	struct device *dev;		/* the window device over the area */
 	unsigned int nr_mapped;		/* pages mapped (one mapping each) */
@@ -291,6 +295,7 @@ struct ppxsk_umem *ppxsk_umem_create(const struct ppxsk_umem_config *cfg)
 		kfree(umem);
 		return ERR_PTR(-EINVAL);
 	}
+	umem->frame_shift = ilog2(umem->frame_size);
 	umem->size = (size_t)umem->nr_frames * umem->frame_size;
 	umem->nr_pages = (unsigned int)(umem->size / PAGE_SIZE);
 	mutex_init(&umem->mutex);
@@ -487,7 +492,7 @@ static int ppxsk_xmit_one(struct ppxsk_port *port, struct xdp_frame *xdpf)
 		ppxsk_add(&port->tx_foreign, 1);
 		return -EINVAL;		/* not in this UMEM: the caller frees it */
 	}
-	chunk = off / umem->frame_size;
+	chunk = off >> umem->frame_shift;
 	/* The frame must be where the completion will look for it: at its
 	 * chunk's start (our RX buffers' data_hard_start), and end inside it. */
 	if ((char *)xdpf != (char *)umem->area + chunk * umem->frame_size ||
@@ -547,7 +552,7 @@ static int ppxsk_xdp_xmit(struct net_device *ndev, int n, struct xdp_frame **fra
 static bool ppxsk_complete_one(struct ppxsk_port *port, u64 addr, struct xdp_frame_bulk *bq)
 {
 	struct ppxsk_umem *umem = port->umem;
-	u64 chunk = addr / umem->frame_size;
+	u64 chunk = addr >> umem->frame_shift;
 	struct xdp_frame *xdpf;
 
 	if (addr >= umem->size ||
@@ -624,8 +629,8 @@ static void ppxsk_refill(struct ppxsk_port *port)
 			ppxsk_add(&port->fill_alloc_failed, 1);
 			break;
 		}
-		chunk = ((u64)net_iov_idx(netmem_to_net_iov(netmem)) * PAGE_SIZE + off) /
-			umem->frame_size;
+		chunk = ((u64)net_iov_idx(netmem_to_net_iov(netmem)) * PAGE_SIZE + off) >>
+			umem->frame_shift;
 		if (WARN_ON_ONCE(!ppxsk_chunk_move(umem, chunk, PPXSK_CHUNK_HOST,
 						   PPXSK_STATE(PPXSK_CHUNK_FILL, port->slot)))) {
 			/* The pool handed out a chunk the kernel holds:
@@ -676,8 +681,8 @@ static int ppxsk_rx_poll(struct napi_struct *napi, int budget)
 	n = xsk_ring_cons__peek(&port->rx, (u32)budget, &idx);
 	for (i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&port->rx, idx + i);
-		u64 addr = d->addr, chunk = addr / umem->frame_size;
-		u32 headroom = (u32)(addr % umem->frame_size), len = d->len;
+		u64 addr = d->addr, chunk = addr >> umem->frame_shift;
+		u32 headroom = (u32)(addr & (umem->frame_size - 1)), len = d->len;
 		struct net_iov *niov;
 		netmem_ref netmem;
 		u32 act;
