@@ -24,7 +24,14 @@
 #include <linux/numa.h>
 #include <linux/topology.h>
 
+/* The largest order, as <linux/mmzone.h> takes it: the architecture's
+ * CONFIG_ARCH_FORCE_MAX_ORDER where it sets one (arm64 and the larger page
+ * sizes here: include/generated/meson.build), else 10. */
+#ifdef CONFIG_ARCH_FORCE_MAX_ORDER
+#define MAX_PAGE_ORDER	CONFIG_ARCH_FORCE_MAX_ORDER
+#else
 #define MAX_PAGE_ORDER	10
+#endif
 #define NR_PAGE_ORDERS	(MAX_PAGE_ORDER + 1)
 #define MAX_ORDER	MAX_PAGE_ORDER
 

@@ -22,7 +22,9 @@
 #include <linux/mm_types.h>
 #include <linux/poison.h>
 
-#define PAGE_SHIFT	12
+/* The build's page size (meson -Dpage_size; <generated/autoconf.h>), as
+ * the kernel's asm-generic and arm64 headers define it since v6.7. */
+#define PAGE_SHIFT	CONFIG_PAGE_SHIFT
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 #define PAGE_ALIGN(addr)	ALIGN(addr, PAGE_SIZE)
