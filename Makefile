@@ -103,6 +103,21 @@ test-all: build-all
 	$(call build_dir,$(BUILD_HOLDERS),-Dholders=true)
 	$(call run_tests,$(BUILD_HOLDERS),holders,,$(HOLDERS_SUITES))
 
+# The page-size builds (meson -Dpage_size, docs/PORTABILITY.md): every
+# suite again with 16 KiB and with 64 KiB pages (MAX_PAGE_ORDER 11 and 13,
+# arm64's), each in its own build directory, one summary line each.
+# test-pagesizes runs both.
+BUILD_16K ?= build-16k
+BUILD_64K ?= build-64k
+.PHONY: test-16k test-64k test-pagesizes
+test-16k: deps
+	$(call build_dir,$(BUILD_16K),-Dpage_size=16k)
+	$(call run_tests,$(BUILD_16K),16k-pages,,)
+test-64k: deps
+	$(call build_dir,$(BUILD_64K),-Dpage_size=64k)
+	$(call run_tests,$(BUILD_64K),64k-pages,,)
+test-pagesizes: test-16k test-64k
+
 # The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
 # program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints
 # the summary table and the acceptance verdicts (page_pool's fast path,
@@ -172,7 +187,7 @@ xdp-fwd-demo: build
 	@examples/xdp_fwd/demo.sh $(BUILD) $(XDP_FWD_FRAMES) $(XDP_FWD_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) build-asan build-tsan docs/api
+	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) $(BUILD_16K) $(BUILD_64K) build-asan build-tsan docs/api
 
 # The reliability suite (docs/RELIABILITY.md). Each target prints
 # one summary line with its figures and fails on any violation.
