@@ -5,7 +5,9 @@
 # docs/PORTABILITY.md) needs on a Debian 12 x86-64 machine, installed only
 # when missing: the cross toolchain, qemu-user, and the :arm64 multiarch
 # development packages of the libraries meson.build looks for (liburcu,
-# cmocka, jansson, libdw; libnuma as in the native build). Not libbpf or
+# cmocka, jansson, libdw; libnuma as in the native build) and libc6:arm64,
+# whose loader and libc the tests run on under qemu (see
+# aarch64-linux-gnu.ini: not the cross toolchain's glibc). Not libbpf or
 # libxdp: the cross build has -Dxsk=disabled (AF_XDP needs bpf() and AF_XDP
 # sockets, which qemu-user does not emulate).
 # Adds the arm64 architecture to dpkg first if it is not there (as root, or
@@ -17,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 PKGS_CROSS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu
 	    qemu-user pkg-config meson ninja-build python3)
-PKGS_ARM64=(liburcu-dev:arm64 libcmocka-dev:arm64 libjansson-dev:arm64 libdw-dev:arm64
+PKGS_ARM64=(libc6:arm64 liburcu-dev:arm64 libcmocka-dev:arm64 libjansson-dev:arm64 libdw-dev:arm64
 	    libnuma-dev:arm64)
 
 dry=${PAGEPOOL_DEPS_DRY_RUN:-}
