@@ -107,7 +107,10 @@ cases() {
 	if command -v taskset >/dev/null 2>&1; then
 		cpu=$(taskset -cp $$ | sed 's/.*: *//; s/[-,].*//')
 		tc=taskset
-		run taskset -c "$cpu" "$prog" loops=10
+		# taskset is the host's: the exe wrapper goes after it.
+		rc=0
+		# shellcheck disable=SC2086 # $wrapper: a command with arguments
+		out=$(taskset -c "$cpu" $wrapper "$prog" loops=10 2>&1) || rc=$?
 		status 0
 		has "$name: loaded on CPU $cpu:" \
 		    "PASS: tasklet ran on CPU $cpu, scheduled on CPU $cpu"

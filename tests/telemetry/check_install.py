@@ -41,6 +41,9 @@ def call(f, req):
 # pid: the socket is still named after prog.pid).
 CC = os.environ.get("PAGEPOOL_CROSS_CC", "cc").split()
 WRAPPER = os.environ.get("PAGEPOOL_EXE_WRAPPER", "").split()
+# The comm the server reports is /proc/self/comm: under qemu-user the
+# emulator's (qemu does not emulate comm), as the kernel gives it.
+COMM = (os.path.basename(WRAPPER[0]) if WRAPPER else "observed")[:15]
 
 with tempfile.TemporaryDirectory() as dest:
     subprocess.run(["meson", "install", "-C", build, "--destdir", dest, "--no-rebuild",
@@ -99,7 +102,7 @@ with tempfile.TemporaryDirectory() as dest:
             if got[k] != want[k]:
                 fail("page-pool-stats-get %s=%s, the program said %s" % (k, got[k], want[k]))
     r = call(f, {"op": "process-get"})
-    if r["reply"]["pid"] != prog.pid or r["reply"]["comm"] != "observed":
+    if r["reply"]["pid"] != prog.pid or r["reply"]["comm"] != COMM:
         fail("process-get: %s" % r)
     f.write(b"not json\n")
     f.flush()
