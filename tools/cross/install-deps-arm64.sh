@@ -7,9 +7,11 @@
 # development packages of the libraries meson.build looks for (liburcu,
 # cmocka, jansson, libdw; libnuma as in the native build) and libc6:arm64,
 # whose loader and libc the tests run on under qemu (see
-# aarch64-linux-gnu.ini: not the cross toolchain's glibc). Not libbpf or
-# libxdp: the cross build has -Dxsk=disabled (AF_XDP needs bpf() and AF_XDP
-# sockets, which qemu-user does not emulate).
+# aarch64-linux-gnu.ini: not the cross toolchain's glibc), and libbpf-dev
+# for its headers alone: xdp/uapi_ours_first and _last check that ours and
+# <bpf/libbpf.h> compile together. Not libxdp: the cross build has
+# -Dxsk=disabled (AF_XDP needs bpf() and AF_XDP sockets, which qemu-user
+# does not emulate).
 # Adds the arm64 architecture to dpkg first if it is not there (as root, or
 # through password-less sudo like tools/install-deps.sh; otherwise prints
 # the command and fails). PAGEPOOL_DEPS_DRY_RUN=1: print what would be done,
@@ -20,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 PKGS_CROSS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu
 	    qemu-user pkg-config meson ninja-build python3)
 PKGS_ARM64=(libc6:arm64 liburcu-dev:arm64 libcmocka-dev:arm64 libjansson-dev:arm64 libdw-dev:arm64
-	    libnuma-dev:arm64)
+	    libnuma-dev:arm64 libbpf-dev:arm64)
 
 dry=${PAGEPOOL_DEPS_DRY_RUN:-}
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
