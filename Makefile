@@ -139,7 +139,9 @@ QEMU_TIMEOUT_MULT ?= 3
 CROSS_AARCH64     := --cross-file tools/cross/aarch64-linux-gnu.ini -Dxsk=disabled -Dwerror=true
 QEMU_NOT_RUN      := "not run under qemu-user: suite xsk (-Dxsk=disabled: no AF_XDP/bpf()/netns emulation), core/fast_path_no_atomics (x86-64 valgrind)"
 .PHONY: deps-aarch64 test-aarch64 test-aarch64-64k
-deps-aarch64:
+# deps too: meson needs the build machine's cc, and the kernel-api tests'
+# clang variants run when clang is there (clang --target=aarch64-linux-gnu).
+deps-aarch64: deps
 	@tools/cross/install-deps-arm64.sh
 test-aarch64: deps-aarch64
 	$(call build_dir,$(BUILD_AARCH64),$(CROSS_AARCH64))
