@@ -103,12 +103,13 @@ void net_mp_close_rxq(struct net_device *dev, unsigned int rxq_idx,
 
 /*
  * The region is made of high-order chunks, each mapped once: as small as
- * the region needs (16 net_iovs: an order-4 chunk), at most 4 MiB - an
- * order-10 block at 4 KiB pages, order 8 at 16 KiB, order 6 at 64 KiB.
- * Not MAX_PAGE_ORDER: with 64 KiB pages that is a 512 MiB block, the
- * whole of a default arena, for a provider of a few buffers.
+ * the region needs (16 net_iovs: an order-4 chunk), at most 1024 buffers
+ * (order 10, MAX_PAGE_ORDER at 4 KiB pages: 4 MiB there, 16 MiB at 16 KiB,
+ * 64 MiB at 64 KiB). Not a MAX_PAGE_ORDER block whatever the need: with
+ * 64 KiB pages that is 512 MiB, the whole of a default arena, for a
+ * provider of a few buffers.
  */
-#define REGION_CHUNK_MAX_ORDER	min_t(unsigned int, MAX_PAGE_ORDER, 22 - PAGE_SHIFT)
+#define REGION_CHUNK_MAX_ORDER	min_t(unsigned int, MAX_PAGE_ORDER, 10)
 
 struct pp_region_provider {
 	struct device *dev;

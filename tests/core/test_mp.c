@@ -116,21 +116,21 @@ static unsigned long free_pages_now(void)
 }
 
 /*
- * The region takes what its net_iovs need, in chunks of at most 4 MiB
- * (an order-10 block at 4 KiB pages): a provider of 8 net_iovs takes 8
- * pages, not a maximal block - that is 512 MiB with 64 KiB pages, which
- * a small arena cannot give at all.
+ * The region takes what its net_iovs need, in chunks of at most 1024
+ * pages (an order-10 block, the largest at 4 KiB pages): a provider of 8
+ * net_iovs takes 8 pages, not a maximal block - that is 512 MiB with
+ * 64 KiB pages, which a small arena cannot give at all.
  */
 static void test_region_size(void **state)
 {
-	unsigned long chunk_max = (4UL << 20) >> PAGE_SHIFT;
+	unsigned long chunk_max = 1024;
 	const struct {
 		unsigned int nr;
 		unsigned long taken;
 	} c[] = {
 		{ 8, 8 },
 		{ 100, 128 },				/* one order-7 chunk */
-		{ chunk_max + 1, 2 * chunk_max },	/* two 4 MiB chunks */
+		{ chunk_max + 1, 2 * chunk_max },	/* two order-10 chunks */
 	};
 	unsigned int i;
 
@@ -157,7 +157,8 @@ int main(void)
 	};
 	int ret;
 
-	core_test_init(32, 1);
+	/* 32 MiB, and at least 4096 pages: test_region_size takes 2048. */
+	core_test_init(max_t(size_t, 32, (4096UL << PAGE_SHIFT) >> 20), 1);
 	pp_thread_register(0);
 	dev = pp_device_create("mp0", PP_DMA_IOMMU, PP_DMA_DEBUG);
 	netdev = alloc_etherdev(0);
