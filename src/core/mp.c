@@ -101,12 +101,20 @@ void net_mp_close_rxq(struct net_device *dev, unsigned int rxq_idx,
 
 /* The region provider. */
 
-#define REGION_CHUNK_ORDER	MAX_PAGE_ORDER
-#define REGION_CHUNK_PAGES	(1u << REGION_CHUNK_ORDER)
+/*
+ * The region is made of high-order chunks, each mapped once: as small as
+ * the region needs (16 net_iovs: an order-4 chunk), at most 1024 buffers
+ * (order 10, MAX_PAGE_ORDER at 4 KiB pages: 4 MiB there, 16 MiB at 16 KiB,
+ * 64 MiB at 64 KiB). Not a MAX_PAGE_ORDER block whatever the need: with
+ * 64 KiB pages that is 512 MiB, the whole of a default arena, for a
+ * provider of a few buffers.
+ */
+#define REGION_CHUNK_MAX_ORDER	min_t(unsigned int, MAX_PAGE_ORDER, 10)
 
 struct pp_region_provider {
 	struct device *dev;
 	unsigned int nr_niovs;
+	unsigned int chunk_order;	/* each chunk: 1 << chunk_order pages */
 	unsigned int nr_chunks;
 	struct page **chunks;		/* high-order blocks, mapped once */
 	dma_addr_t *chunk_dma;
@@ -197,8 +205,8 @@ static void region_free(struct pp_region_provider *rp)
 		if (rp->chunk_dma && rp->chunk_dma[c] &&
 		    !dma_mapping_error(rp->dev, rp->chunk_dma[c]))
 			dma_unmap_page_attrs(rp->dev, rp->chunk_dma[c],
-					     PAGE_SIZE << REGION_CHUNK_ORDER, DMA_FROM_DEVICE, 0);
-		__free_pages(rp->chunks[c], REGION_CHUNK_ORDER);
+					     PAGE_SIZE << rp->chunk_order, DMA_FROM_DEVICE, 0);
+		__free_pages(rp->chunks[c], rp->chunk_order);
 	}
 	kfree(rp->chunks);
 	kfree(rp->chunk_dma);
@@ -223,7 +231,8 @@ struct pp_region_provider *pp_region_provider_create(struct device *dev, unsigne
 		return ERR_PTR(-ENOMEM);
 	rp->dev = get_device(dev);
 	rp->nr_niovs = nr_niovs;
-	rp->nr_chunks = DIV_ROUND_UP(nr_niovs, REGION_CHUNK_PAGES);
+	rp->chunk_order = min_t(unsigned int, order_base_2(nr_niovs), REGION_CHUNK_MAX_ORDER);
+	rp->nr_chunks = DIV_ROUND_UP(nr_niovs, 1u << rp->chunk_order);
 	spin_lock_init(&rp->lock);
 	rp->chunks = kcalloc(rp->nr_chunks, sizeof(*rp->chunks), GFP_KERNEL);
 	rp->chunk_dma = kcalloc(rp->nr_chunks, sizeof(*rp->chunk_dma), GFP_KERNEL);
@@ -235,11 +244,11 @@ struct pp_region_provider *pp_region_provider_create(struct device *dev, unsigne
 
 	for (c = 0; c < rp->nr_chunks; c++) {
 		rp->chunks[c] = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_ZERO,
-					    REGION_CHUNK_ORDER);
+					    rp->chunk_order);
 		if (!rp->chunks[c])
 			goto err_nomem;
 		rp->chunk_dma[c] = dma_map_page_attrs(dev, rp->chunks[c], 0,
-						      PAGE_SIZE << REGION_CHUNK_ORDER,
+						      PAGE_SIZE << rp->chunk_order,
 						      DMA_FROM_DEVICE, 0);
 		if (dma_mapping_error(dev, rp->chunk_dma[c])) {
 			region_free(rp);
@@ -252,8 +261,9 @@ struct pp_region_provider *pp_region_provider_create(struct device *dev, unsigne
 
 		niov->owner = &rp->area;
 		niov->type = NET_IOV_DMABUF;
-		net_mp_niov_set_dma_addr(niov, rp->chunk_dma[i / REGION_CHUNK_PAGES] +
-					 (dma_addr_t)(i % REGION_CHUNK_PAGES) * PAGE_SIZE);
+		net_mp_niov_set_dma_addr(niov, rp->chunk_dma[i >> rp->chunk_order] +
+					 ((dma_addr_t)(i & ((1u << rp->chunk_order) - 1)) <<
+					  PAGE_SHIFT));
 		rp->free_stack[rp->nr_free++] = niov;
 	}
 	return rp;
@@ -294,8 +304,8 @@ void *pp_region_provider_addr(const struct pp_region_provider *rp, netmem_ref ne
 	if (IS_ERR_OR_NULL(rp) || !niov || niov->owner != &rp->area)
 		return NULL;
 	idx = net_iov_idx(niov);
-	return (char *)page_address(rp->chunks[idx / REGION_CHUNK_PAGES]) +
-	       (size_t)(idx % REGION_CHUNK_PAGES) * PAGE_SIZE;
+	return (char *)page_address(rp->chunks[idx >> rp->chunk_order]) +
+	       ((size_t)(idx & ((1u << rp->chunk_order) - 1)) << PAGE_SHIFT);
 }
 
 int pp_region_provider_destroy(struct pp_region_provider *rp)

@@ -115,7 +115,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_driver_lifecycle),
 	};
-	struct pp_mem_config cfg = { .size = 64 << 20 };
+	/*
+	 * The stack holds ROUNDS * BURST / 4 = 4800 pages at once, beside the
+	 * RX ring and the pool's caches: the arena is sized in pages, 8192 at
+	 * least (64 MiB at 4 KiB pages is 16384; at 16 KiB it would be only
+	 * 4096, too few).
+	 */
+	struct pp_mem_config cfg = {
+		.size = max_t(size_t, (size_t)64 << 20, (size_t)8192 << PAGE_SHIFT),
+	};
 
 	pp_test_capture_log();
 	if (pp_mem_init(&cfg))

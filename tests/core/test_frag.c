@@ -13,39 +13,48 @@
 
 #include "core_test.h"
 
-/* The fragment unit (src/core/frag.c, Linux 6.12): the larger of the DMA
- * cache alignment and skb_shared_info's alignment. It depends on the
- * target: 8 on x86-64 (its DMA alignment is 1), 128 on arm64 (its
- * ARCH_DMA_MINALIGN), so the expected offsets below are computed from it. */
-#define FRAG_ALIGN	max_t(unsigned int, dma_get_cache_alignment(), \
-			      __alignof__(struct skb_shared_info))
+/* The fragment unit (see the header comment): 8 on x86-64 Linux 6.12. */
+static unsigned int frag_unit(void)
+{
+	return max_t(unsigned int, dma_get_cache_alignment(),
+		     __alignof__(struct skb_shared_info));
+}
+
+/* How many 1000-byte fragments one page holds: 4 at 4 KiB, 16 at 16 KiB,
+ * 65 at 64 KiB. */
+#define FRAG1000_PER_PAGE(unit)	(PAGE_SIZE / ALIGN(1000, (unit)))
+#define FRAG1000_MAX		(PAGE_SIZE / 1000)
 
 static void test_frag_carving(void **state)
 {
 	struct page_pool *pool = make_pool(0, NULL, 0);
-	unsigned int off[8];
-	struct page *p[8];
-	int i;
+	unsigned int unit = frag_unit(), step = ALIGN(1000, unit);
+	unsigned int n = FRAG1000_PER_PAGE(unit);
+	unsigned int off[FRAG1000_MAX + 1];
+	struct page *p[FRAG1000_MAX + 1];
+	unsigned int i;
 
 	(void)state;
-	for (i = 0; i < 4; i++) {
+	assert_true(n >= 2 && n <= FRAG1000_MAX);
+	for (i = 0; i < n; i++) {
 		p[i] = page_pool_alloc_frag(pool, &off[i], 1000, GFP_ATOMIC);
 		assert_non_null(p[i]);
 		assert_ptr_equal(p[i], p[0]);
 		/* x86-64 Linux 6.12: aligned to 8 (skb_shared_info), so a
-		 * 1000-byte fragment takes 1000 bytes; on arm64 1024. */
-		assert_int_equal(off[i], i * ALIGN(1000, FRAG_ALIGN));
+		 * 1000-byte fragment takes 1000 bytes. */
+		assert_int_equal(off[i], i * step);
 	}
-	assert_int_equal(pool->frag_users, 4);
-	/* The fifth does not fit: a new page; the old one is drained, and
+	assert_int_equal(pool->frag_users, n);
+	/* The next one does not fit: a new page; the old one is drained, and
 	 * since fragments are still out it stays with their owners. */
-	p[4] = page_pool_alloc_frag(pool, &off[4], 1000, GFP_ATOMIC);
-	assert_ptr_not_equal(p[4], p[0]);
-	assert_int_equal(off[4], 0);
-	for (i = 0; i < 4; i++)
+	p[n] = page_pool_alloc_frag(pool, &off[n], 1000, GFP_ATOMIC);
+	assert_non_null(p[n]);
+	assert_ptr_not_equal(p[n], p[0]);
+	assert_int_equal(off[n], 0);
+	for (i = 0; i < n; i++)
 		page_pool_put_page(pool, p[i], -1, false);	/* last one recycles */
 	assert_int_equal(pool_stats(pool).recycle_stats.ring, 1);
-	page_pool_put_page(pool, p[4], -1, false);
+	page_pool_put_page(pool, p[n], -1, false);
 	destroy_and_settle(pool);
 	assert_all_pages_home();
 }
@@ -53,19 +62,21 @@ static void test_frag_carving(void **state)
 static void test_frag_reuse_in_place(void **state)
 {
 	struct page_pool *pool = make_pool(0, NULL, 0);
-	unsigned int off;
+	unsigned int off, half = PAGE_SIZE / 2;
 	struct page *a, *b, *c;
 	u64 fast0;
 
 	(void)state;
-	a = page_pool_alloc_frag(pool, &off, 2048, GFP_ATOMIC);
-	b = page_pool_alloc_frag(pool, &off, 2048, GFP_ATOMIC);
+	a = page_pool_alloc_frag(pool, &off, half, GFP_ATOMIC);
+	assert_non_null(a);
+	b = page_pool_alloc_frag(pool, &off, half, GFP_ATOMIC);
 	assert_ptr_equal(a, b);
+	assert_int_equal(off, half);
 	page_pool_put_page(pool, a, -1, true);
 	page_pool_put_page(pool, b, -1, true);	/* both back: bias drained later */
 	fast0 = pool_stats(pool).alloc_stats.fast;
 	/* The page is full; its users are gone: reused in place. */
-	c = page_pool_alloc_frag(pool, &off, 2048, GFP_ATOMIC);
+	c = page_pool_alloc_frag(pool, &off, half, GFP_ATOMIC);
 	assert_ptr_equal(c, a);
 	assert_int_equal(off, 0);
 	/* Linux 6.12 counts the reuse as a fast allocation only (newer
@@ -80,27 +91,32 @@ static void test_frag_reuse_in_place(void **state)
 static void test_page_pool_alloc_sizes(void **state)
 {
 	struct page_pool *pool = make_pool(0, NULL, 0);
+	/* Between a third and a half of a page, and not a multiple of the
+	 * unit: two fit, a third does not. 1500 at 4 KiB (ALIGN: 1504). */
+	unsigned int frag = PAGE_SIZE / 2 - 548, step = ALIGN(frag, frag_unit());
 	unsigned int off, size;
 	struct page *p, *q;
 
 	(void)state;
-	size = 3000;				/* more than half: whole page */
+	assert_true(step * 2 <= PAGE_SIZE && step * 2 + frag > PAGE_SIZE);
+	size = PAGE_SIZE / 2 + 952;		/* more than half: whole page */
 	p = page_pool_alloc(pool, &off, &size, GFP_ATOMIC);
+	assert_non_null(p);
 	assert_int_equal(off, 0);
 	assert_int_equal(size, PAGE_SIZE);
 	page_pool_put_full_page(pool, p, false);
 
-	size = 1500;				/* fragment; 2 * ALIGN(1500) fit */
+	size = frag;				/* fragment; 2 * step fit */
 	p = page_pool_alloc(pool, &off, &size, GFP_ATOMIC);
-	assert_int_equal(size, 1500);
+	assert_non_null(p);
+	assert_int_equal(size, frag);
 	assert_int_equal(off, 0);
-	size = 1500;
+	size = frag;
 	q = page_pool_alloc(pool, &off, &size, GFP_ATOMIC);
 	assert_ptr_equal(p, q);
-	/* ALIGN(1500, 8) = 1504 on x86-64, ALIGN(1500, 128) = 1536 on arm64 */
-	assert_int_equal(off, ALIGN(1500, FRAG_ALIGN));
-	/* no third 1500 fits after the second: this one gets the tail */
-	assert_int_equal(size, PAGE_SIZE - ALIGN(1500, FRAG_ALIGN));
+	assert_int_equal(off, step);		/* ALIGN(frag, 8) */
+	/* no third one fits after 2 * step: this one gets the tail */
+	assert_int_equal(size, PAGE_SIZE - step);
 	assert_int_equal(pool->frag_offset, PAGE_SIZE);
 	page_pool_put_page(pool, p, -1, false);
 	page_pool_put_page(pool, q, -1, false);
@@ -136,6 +152,7 @@ static void test_ref_helpers(void **state)
 
 	(void)state;
 	n = page_pool_alloc_netmems(pool, GFP_ATOMIC);
+	assert_true(n != 0);
 	page_pool_fragment_netmem(n, 3);
 	assert_int_equal(page_pool_unref_netmem(n, 1), 2);
 	page_pool_ref_netmem(n);
@@ -155,6 +172,7 @@ static void test_destroy_frees_frag_page(void **state)
 
 	(void)state;
 	p = page_pool_alloc_frag(pool, &off, 256, GFP_ATOMIC);
+	assert_non_null(p);
 	page_pool_put_page(pool, p, -1, false);		/* bias still held */
 	assert_int_equal(pool_inflight(pool), 64);
 	destroy_and_settle(pool);			/* drains the frag page */

@@ -107,15 +107,58 @@ static void test_provider_fault_and_busy(void **state)
 	assert_int_equal(pp_region_provider_destroy(rp), 0);
 }
 
+static unsigned long free_pages_now(void)
+{
+	struct pp_mem_stats st;
+
+	pp_mem_get_stats(&st);
+	return st.free_pages;
+}
+
+/*
+ * The region takes what its net_iovs need, in chunks of at most 1024
+ * pages (an order-10 block, the largest at 4 KiB pages): a provider of 8
+ * net_iovs takes 8 pages, not a maximal block - that is 512 MiB with
+ * 64 KiB pages, which a small arena cannot give at all.
+ */
+static void test_region_size(void **state)
+{
+	unsigned long chunk_max = 1024;
+	const struct {
+		unsigned int nr;
+		unsigned long taken;
+	} c[] = {
+		{ 8, 8 },
+		{ 100, 128 },				/* one order-7 chunk */
+		{ chunk_max + 1, 2 * chunk_max },	/* two order-10 chunks */
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		unsigned long free0 = free_pages_now();
+		struct pp_region_provider *rp = pp_region_provider_create(dev, c[i].nr);
+
+		assert_false(IS_ERR_OR_NULL(rp));
+		assert_int_equal(free0 - free_pages_now(), c[i].taken);
+		assert_int_equal(pp_region_provider_free(rp), c[i].nr);
+		assert_int_equal(pp_region_provider_destroy(rp), 0);
+		assert_int_equal(free_pages_now(), free0);
+	}
+	assert_all_pages_home();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_net_iov_lifecycle),
 		cmocka_unit_test(test_provider_fault_and_busy),
+		cmocka_unit_test(test_region_size),
 	};
 	int ret;
 
-	core_test_init(32, 1);
+	/* 32 MiB, and at least 4096 pages: test_region_size takes 2048. */
+	core_test_init(max_t(size_t, 32, (4096UL << PAGE_SHIFT) >> 20), 1);
 	pp_thread_register(0);
 	dev = pp_device_create("mp0", PP_DMA_IOMMU, PP_DMA_DEBUG);
 	netdev = alloc_etherdev(0);

@@ -400,9 +400,10 @@ FZ_NO_COVERAGE void fz_check_all(void)
 }
 
 /* The region provider serving memory-provider pools: made once at
- * start-up (its 4 MiB block is kept, and its one mapping is live on the
- * provider device: both declared resident to the checker), bound to RX
- * queue 0; every input must leave all its buffers home. */
+ * start-up (its chunks are kept - one, of 256 pages - and their mappings
+ * are live on the provider device: both declared resident to the checker,
+ * as measured, not assumed), bound to RX queue 0; every input must leave
+ * all its buffers home. */
 bool fz_mp_ensure(void)
 {
 	return fz.rp != NULL;
@@ -420,8 +421,10 @@ static void mp_check_home(void)
 static void mp_setup(void)
 {
 	struct pp_mem_stats before, after;
+	struct pp_dma_stats dma0, dma1;
 
 	pp_mem_get_stats(&before);
+	pp_dma_get_stats(fz.devs[FZ_DEV_MP], &dma0);
 	fz.rp = pp_region_provider_create(fz.devs[FZ_DEV_MP], FZ_MP_NIOVS);
 	if (IS_ERR(fz.rp))
 		abort();
@@ -429,8 +432,12 @@ static void mp_setup(void)
 	if (net_mp_open_rxq(fz.netdev, 0, &fz.mpp))
 		abort();
 	pp_mem_get_stats(&after);
+	pp_dma_get_stats(fz.devs[FZ_DEV_MP], &dma1);
 	fz.inv.resident_pages = before.free_pages - after.free_pages;
-	ppinv_device_resident(&fz.inv, fz.devs[FZ_DEV_MP], 1);
+	if (dma1.live_mappings <= dma0.live_mappings)
+		abort();
+	ppinv_device_resident(&fz.inv, fz.devs[FZ_DEV_MP],
+			      dma1.live_mappings - dma0.live_mappings);
 }
 
 /* Set-up, once. */

@@ -48,7 +48,11 @@ static void test_null_out_args(void **state)
 	assert_int_equal(hard_warns(), 0);
 }
 
-#define ARENA	(8UL << 20)	/* one node: 2048 pages */
+/* One node of one maximal block: 1 << MAX_PAGE_ORDER pages (1024 at 4 KiB
+ * pages, 2048 at 16 KiB, 8192 at 64 KiB). The per-CPU list limits are
+ * checked against the node's pages. */
+#define ARENA_PAGES	(1UL << MAX_PAGE_ORDER)
+#define ARENA		(PAGE_SIZE << MAX_PAGE_ORDER)
 
 static void refused(struct pp_mem_config cfg)
 {
@@ -69,10 +73,10 @@ static void test_config_ranges(void **state)
 	hard_warns();
 	refused((struct pp_mem_config){ .size = ARENA, .pcp_batch = 1 << 30 });
 	refused((struct pp_mem_config){ .size = ARENA, .pcp_batch = INT32_MAX });
-	refused((struct pp_mem_config){ .size = ARENA, .pcp_batch = 2049 });
+	refused((struct pp_mem_config){ .size = ARENA, .pcp_batch = ARENA_PAGES + 1 });
 	refused((struct pp_mem_config){ .size = ARENA, .pcp_batch = 64, .pcp_high = 63 });
 	refused((struct pp_mem_config){ .size = ARENA, .pcp_high = 62 }); /* < default 63 */
-	refused((struct pp_mem_config){ .size = ARENA, .pcp_high = 2049 });
+	refused((struct pp_mem_config){ .size = ARENA, .pcp_high = ARENA_PAGES + 1 });
 	refused((struct pp_mem_config){ .size = ARENA, .pcp_batch = -1 });
 	refused((struct pp_mem_config){ .size = ARENA, .pcp_high = -1 });
 	refused((struct pp_mem_config){ .size = ARENA, .backing = 3 });
@@ -85,7 +89,7 @@ static void test_config_ranges(void **state)
 	/* The edges are accepted; the default high mark is kept within the
 	 * node for a large batch. */
 	assert_int_equal(pp_mem_init(&(struct pp_mem_config){ .size = ARENA,
-				.backing = PP_MEM_4K, .pcp_batch = 2048 }), 0);
+				.backing = PP_MEM_4K, .pcp_batch = ARENA_PAGES }), 0);
 	assert_int_equal(pp_mem_exit(), 0);
 	assert_int_equal(pp_mem_init(&(struct pp_mem_config){ .size = ARENA,
 				.backing = PP_MEM_4K, .pcp_batch = 8, .pcp_high = 8 }), 0);
@@ -97,7 +101,7 @@ static void test_config_ranges(void **state)
 		__free_page(p);
 	}
 	assert_int_equal(pp_mem_get_stats(&st), 0);
-	assert_int_equal(st.total_pages, ARENA / 4096);
+	assert_int_equal(st.total_pages, ARENA_PAGES);
 	kapi_assert_all_pages_home();
 	assert_int_equal(pp_mem_exit(), 0);
 	assert_int_equal(hard_warns(), 0);

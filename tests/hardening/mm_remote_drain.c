@@ -16,7 +16,10 @@
 
 #include "hard.h"
 
-#define ARENA	(4UL << 20)
+/* The smallest arena: one maximal block, 1 << MAX_PAGE_ORDER pages (4 MiB
+ * at 4 KiB pages, 32 MiB at 16 KiB, 512 MiB at 64 KiB). */
+#define ARENA_PAGES	(1UL << MAX_PAGE_ORDER)
+#define ARENA		(PAGE_SIZE << MAX_PAGE_ORDER)
 
 static unsigned long total_pages(void)
 {
@@ -34,7 +37,7 @@ static unsigned long alloc_failures(void)
 	return c.alloc_failed;
 }
 
-static struct page *all[1 << 12];
+static struct page *all[ARENA_PAGES];
 
 /* CPU 0 takes every page of the arena, single pages and a bulk. */
 static void assert_cpu0_gets_everything(void)
@@ -100,13 +103,14 @@ static void test_worker_strands_nothing(void **state)
 	unsigned long failed = alloc_failures(), n, i;
 	struct page_pool *pool;
 	struct pp_mem_stats st;
-	static struct page *held[1024];
+	static struct page *held[ARENA_PAGES];
 
 	(void)state;
 	hard_warns();
 	pool = page_pool_create(&pp);
 	assert_false(IS_ERR_OR_NULL(pool));
 	n = total_pages() * 3 / 4;
+	assert_true(n <= ARRAY_SIZE(held));
 	for (i = 0; i < n; i++)
 		assert_non_null(held[i] = page_pool_dev_alloc_pages(pool));
 	/* Destroyed with pages in flight: they come back afterwards and the

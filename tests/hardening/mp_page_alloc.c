@@ -92,6 +92,8 @@ static bool is_frag(enum how how)
 static struct page *bad_alloc(struct page_pool *pool, enum how how)
 {
 	unsigned int off = 0, size;
+	/* More than half a page: a whole page (3000 at 4 KiB pages). */
+	unsigned int whole = PAGE_SIZE - 1096;
 
 	switch (how) {
 	case PAGES:
@@ -100,13 +102,13 @@ static struct page *bad_alloc(struct page_pool *pool, enum how how)
 		/* The exported function, not the inline macro. */
 		return (page_pool_alloc_pages)(pool, GFP_ATOMIC);
 	case ALLOC_WHOLE:
-		size = 3000;
+		size = whole;
 		return page_pool_dev_alloc(pool, &off, &size);
 	case ALLOC_FRAG:
 		size = 256;
 		return page_pool_dev_alloc(pool, &off, &size);
 	case VA_WHOLE:
-		size = 3000;
+		size = whole;
 		return page_pool_dev_alloc_va(pool, &size);
 	case VA_FRAG:
 		size = 256;

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Fragment layout as Linux 6.12.117 gives it (x86-64's numbers below; on
- * arm64 the unit is 128, its ARCH_DMA_MINALIGN): a fragment
- * takes ALIGN(size, max(dma_get_cache_alignment(), __alignof__(struct
- * skb_shared_info))) bytes = ALIGN(size, 8), so 100-byte fragments start at
- * 0, 104, 208, ... (39 a 4 KiB page) and 1000-byte ones at 0, 1000, 2000;
- * page_pool_alloc() gives a whole page above half a page and hands the
- * tail to the last fragment that fits; fragment statistics count as 6.12's
- * (every fragment from the current page is a fast allocation); and the
- * XDP frame's 40 bytes at the head of the buffer. Built as an outside user
+ * Fragment layout as Linux 6.12.117 gives it: a fragment takes
+ * ALIGN(size, unit) bytes, unit = max(dma_get_cache_alignment(),
+ * __alignof__(struct skb_shared_info)) - 8 on x86-64, 128 on arm64 - so on
+ * x86-64 100-byte fragments start at 0, 104, 208, ... (39 in a 4 KiB page)
+ * and 1000-byte ones at 0, 1000, 2000; page_pool_alloc() gives a whole page
+ * above half a page and hands the tail to the last fragment that fits;
+ * fragment statistics count as 6.12's (every fragment from the current page
+ * is a fast allocation); and the XDP frame's 40 bytes at the head of the
+ * buffer. How many fragments a page holds follows from the unit and
+ * PAGE_SIZE (the build's page size: 4, 16 or 64 KiB); the x86-64 4 KiB
+ * figures are written beside each computation. Built as an outside user
  * builds (run.sh).
  */
 #include "kapi.h"
@@ -16,6 +18,16 @@
 #include <linux/dma-mapping.h>
 #include <linux/skbuff.h>
 #include <net/xdp.h>
+#include <stdlib.h>
+
+/* The fragment unit: the larger of the DMA and the shared-info alignment. */
+static unsigned int frag_unit(void)
+{
+	unsigned int dma = dma_get_cache_alignment();
+	unsigned int shinfo = __alignof__(struct skb_shared_info);
+
+	return dma > shinfo ? dma : shinfo;
+}
 
 static struct page_pool *make_pool(unsigned int order)
 {
@@ -26,42 +38,35 @@ static struct page_pool *make_pool(unsigned int order)
 	return pool;
 }
 
-/* The fragment unit, max(dma_get_cache_alignment(), 8), is the target's:
- * 8 on x86-64, 128 on arm64 (ARCH_DMA_MINALIGN); the layouts below are
- * computed from it. x86-64's numbers are in the comments. */
-#if defined(__aarch64__)
-#define FRAG_UNIT	128
-#else
-#define FRAG_UNIT	8
-#endif
-
 static void test_arch_constants(void **state)
 {
 	(void)state;
-#if defined(__aarch64__)
-	/* arm64 defines ARCH_DMA_MINALIGN 128 (asm/cache.h). */
-	assert_int_equal(dma_get_cache_alignment(), 128);
-#else
+#if defined(__x86_64__)
 	/* x86-64 defines no ARCH_DMA_MINALIGN: the kernel returns 1. */
 	assert_int_equal(dma_get_cache_alignment(), 1);
+	assert_int_equal(frag_unit(), 8);
+#elif defined(__aarch64__)
+	/* arm64: ARCH_DMA_MINALIGN, 128. */
+	assert_int_equal(dma_get_cache_alignment(), 128);
+	assert_int_equal(frag_unit(), 128);
 #endif
 	assert_int_equal(__alignof__(struct skb_shared_info), 8);
 	assert_int_equal(sizeof(struct skb_shared_info), 320);
 	assert_int_equal(SKB_DATA_ALIGN(sizeof(struct skb_shared_info)), 320);
 }
 
-/* Carve fragments of @size until a new page starts; check each offset.
- * Each takes ALIGN(size, FRAG_UNIT); as many fit as start inside the page
- * and end by its end. */
+/* Carve fragments of @size until a new page starts; check each offset:
+ * each takes ALIGN(size, unit), (PAGE_SIZE << order) / that fit. */
 static void carve(unsigned int order, unsigned int size)
 {
 	struct page_pool *pool = make_pool(order);
-	unsigned int step = ALIGN(size, FRAG_UNIT);
+	unsigned int step = ALIGN(size, frag_unit());
 	unsigned int per_page = (PAGE_SIZE << order) / step;
-	struct page *first, *p, *pages[512];
+	struct page *first, *p, **pages;
 	unsigned int off, i;
 
-	assert_true(per_page <= ARRAY_SIZE(pages));
+	pages = calloc(per_page, sizeof(*pages));
+	assert_non_null(pages);
 	first = page_pool_dev_alloc_frag(pool, &off, size);
 	assert_non_null(first);
 	assert_int_equal(off, 0);
@@ -74,6 +79,7 @@ static void carve(unsigned int order, unsigned int size)
 	}
 	/* The next one does not fit: a new page, at offset 0. */
 	p = page_pool_dev_alloc_frag(pool, &off, size);
+	assert_non_null(p);
 	assert_ptr_not_equal(p, first);
 	assert_int_equal(off, 0);
 	/* Stats as 6.12: every fragment after a page's first is fast. Order
@@ -91,6 +97,7 @@ static void carve(unsigned int order, unsigned int size)
 	for (i = 0; i < per_page; i++)
 		page_pool_put_page(pool, pages[i], -1, false);
 	page_pool_put_page(pool, p, -1, false);
+	free(pages);
 	page_pool_destroy(pool);
 	kapi_assert_all_pages_home();
 }
@@ -98,21 +105,24 @@ static void carve(unsigned int order, unsigned int size)
 static void test_100_bytes(void **state)
 {
 	(void)state;
-	carve(0, 100);		/* x86-64: 39 * 104 = 4056, a 40th would end at 4160 */
+	/* x86-64, 4 KiB: 39 * 104 = 4056, a 40th would end at 4160. */
+	if (frag_unit() == 8 && PAGE_SIZE == 4096)
+		assert_int_equal(PAGE_SIZE / ALIGN(100, frag_unit()), 39);
+	carve(0, 100);
 }
 
 static void test_1000_bytes(void **state)
 {
 	(void)state;
-	carve(0, 1000);		/* x86-64: 0, 1000, 2000, 3000 */
+	carve(0, 1000);			/* x86-64, 4 KiB: 4 at 0, 1000, 2000, 3000 */
 }
 
 static void test_small_and_aligned(void **state)
 {
 	(void)state;
-	carve(0, 1);		/* even 1 byte takes 8 (x86-64: 512 a page) */
-	carve(0, 64);		/* x86-64: 64 a page */
-	carve(1, 100);		/* order 1: 8 KiB, x86-64: 78 * 104 = 8112 */
+	carve(0, 1);			/* even 1 byte takes the unit (8 on x86-64) */
+	carve(0, 64);			/* x86-64, 4 KiB: 64 of them */
+	carve(1, 100);			/* order 1: x86-64, 8 KiB: 78 * 104 = 8112 */
 }
 
 /* page_pool_alloc(): a whole page above half a page; otherwise a fragment,
@@ -120,26 +130,32 @@ static void test_small_and_aligned(void **state)
 static void test_page_pool_alloc_sizes(void **state)
 {
 	struct page_pool *pool = make_pool(0);
+	/* Between a third and a half of a page: two fit, a third does not.
+	 * 1500 at 4 KiB, which takes ALIGN(1500, 8) = 1504 on x86-64. */
+	unsigned int frag = PAGE_SIZE / 2 - 548, step = ALIGN(frag, frag_unit());
 	unsigned int off, size;
 	struct page *p, *q;
 
 	(void)state;
-	size = 2049;
+	assert_true(2 * step <= PAGE_SIZE && 2 * step + frag > PAGE_SIZE);
+	size = PAGE_SIZE / 2 + 1;	/* 2049 at 4 KiB */
 	p = page_pool_dev_alloc(pool, &off, &size);
+	assert_non_null(p);
 	assert_int_equal(off, 0);
 	assert_int_equal(size, PAGE_SIZE);
 	page_pool_put_full_page(pool, p, false);
 
-	size = 1500;
+	size = frag;
 	p = page_pool_dev_alloc(pool, &off, &size);
+	assert_non_null(p);
 	assert_int_equal(off, 0);
-	assert_int_equal(size, 1500);
-	size = 1500;
+	assert_int_equal(size, frag);
+	size = frag;
 	q = page_pool_dev_alloc(pool, &off, &size);
 	assert_ptr_equal(q, p);
-	assert_int_equal(off, ALIGN(1500, FRAG_UNIT));	/* x86-64: 1504 */
-	/* x86-64: 3008 + 1500 > 4096: this one takes the tail. */
-	assert_int_equal(size, PAGE_SIZE - ALIGN(1500, FRAG_UNIT));
+	assert_int_equal(off, step);
+	/* 3008 + 1500 > 4096 at 4 KiB: this one takes the tail. */
+	assert_int_equal(size, PAGE_SIZE - step);
 	page_pool_put_page(pool, p, -1, false);
 	page_pool_put_page(pool, q, -1, false);
 	page_pool_destroy(pool);
@@ -155,13 +171,14 @@ static void test_alloc_va(void **state)
 
 	(void)state;
 	a = page_pool_dev_alloc_va(pool, &size);
+	assert_non_null(a);
 	size = 100;
 	b = page_pool_dev_alloc_va(pool, &size);
 	size = 100;
 	c = page_pool_dev_alloc_va(pool, &size);
 	assert_int_equal(((unsigned long)a) % PAGE_SIZE, 0);
-	assert_int_equal(b - a, ALIGN(100, FRAG_UNIT));		/* x86-64: 104 */
-	assert_int_equal(c - a, 2 * ALIGN(100, FRAG_UNIT));	/* 208 */
+	assert_int_equal(b - a, ALIGN(100, frag_unit()));	/* 104 on x86-64 */
+	assert_int_equal(c - a, 2 * ALIGN(100, frag_unit()));
 	page_pool_free_va(pool, a, false);
 	page_pool_free_va(pool, b, false);
 	page_pool_free_va(pool, c, false);

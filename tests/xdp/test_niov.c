@@ -5,7 +5,7 @@
  * DMA_BIDIRECTIONAL): the binding and its lookups; a frame built with
  * xdp_convert_buff_to_frame() on a net_iov's memory goes back to the pool
  * holding the net_iov through every return call in every return
- * generation the build has; 2 KiB fragments of one net_iov are counted by
+ * generation the build has; half-page fragments of one net_iov are counted by
  * pp_ref_count (a fragment returned twice is a reported double put, and
  * the net_iov is cached once); a frame returned after page_pool_destroy()
  * is the pool's deferred release; pages of areas not bound (or no longer)
@@ -296,7 +296,8 @@ static void test_every_return_every_generation(void **state)
 	xt_default_generation();
 }
 
-/* Two 2 KiB fragments of one net_iov, each its own frame. */
+/* Two half-page fragments of one net_iov (2 KiB at 4 KiB pages), each its
+ * own frame. */
 static void test_frags_counted_by_pp_ref_count(void **state)
 {
 	int g;
@@ -310,26 +311,27 @@ static void test_frags_counted_by_pp_ref_count(void **state)
 		struct pp_page_pool_misuse m0, m1;
 		unsigned long warns, rec;
 		struct niov_env e;
+		const unsigned int half = PAGE_SIZE / 2;
 		int i, n = 0;
 
 		if (!xt_set_generation(g))
 			continue;
 		env_up(&e, 3, false);
-		a = page_pool_alloc_frag_netmem(e.pool, &oa, 2048, GFP_ATOMIC);
-		b = page_pool_alloc_frag_netmem(e.pool, &ob, 2048, GFP_ATOMIC);
+		a = page_pool_alloc_frag_netmem(e.pool, &oa, half, GFP_ATOMIC);
+		b = page_pool_alloc_frag_netmem(e.pool, &ob, half, GFP_ATOMIC);
 		assert_true(netmem_is_net_iov(a));
 		assert_true(a == b);
 		assert_int_equal(oa, 0);
-		assert_int_equal(ob, 2048);
+		assert_int_equal(ob, half);
 		/* A third takes the next net_iov: the first is drained, its
 		 * count now the two fragments out. */
-		c = page_pool_alloc_frag_netmem(e.pool, &oc, 2048, GFP_ATOMIC);
+		c = page_pool_alloc_frag_netmem(e.pool, &oc, half, GFP_ATOMIC);
 		assert_true(c != a);
 		assert_int_equal(oc, 0);
 		assert_int_equal(atomic_long_read(netmem_get_pp_ref_count_ref(a)), 2);
-		fa = niov_frame(a, oa, 2048, &e.rxq, &xa);
-		fb = niov_frame(b, ob, 2048, &e.rxq, &xb);
-		fc = niov_frame(c, oc, 2048, &e.rxq, &xc);
+		fa = niov_frame(a, oa, half, &e.rxq, &xa);
+		fb = niov_frame(b, ob, half, &e.rxq, &xb);
+		fc = niov_frame(c, oc, half, &e.rxq, &xc);
 
 		warns = pp_warn_count();
 		rec = recycled(e.pool);
