@@ -8,7 +8,7 @@
  *
  * "probe N keep" skips page_pool_destroy(): under qemu-user (aarch64 on
  * x86-64) this probe's page_pool_destroy() does not return (a spin in
- * libc, not yet understood; the runtime/ suites hang the same way under
+ * libc, not yet understood; several runtime/ tests also hang under
  * qemu-user); the proof is about the loop, not teardown.
  * PP_FASTPATH_PLANT (the should-fail variants) plants what the arm64
  * proof must catch in the loop: 1 an atomic add, 2 a full barrier.
