@@ -344,6 +344,7 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	pr_info("bench_page_pool_simple: Loaded\n");
+	time_bench_print_unit();
 	pr_info("bench_page_pool_simple: designs: ring %s, DMA tracking %s, fixes %#x\n",
 		bench_ring_current(),
 		tracking_names[bench_current_design(pp_page_pool_set_dma_tracking,

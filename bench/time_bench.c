@@ -6,7 +6,7 @@
  * "decimal" computed as remainder / (invoked_cnt / 1000), truncating, which
  * is what the kernel prints (its comment calls it an incorrect roundup).
  * Tools that want more precision use tsc_interval and the invoke count,
- * both on the line.
+ * both on the line. What a "cycle" is depends on the target (time_bench.h).
  */
 #define pr_fmt(fmt) "time_bench: " fmt
 
@@ -189,6 +189,7 @@ void time_bench_print_stats_cpumask(const char *desc, struct time_bench_cpu *cpu
 
 uint64_t time_bench_tsc_hz(void)
 {
+#if defined(__x86_64__) || defined(__i386__)
 	static uint64_t hz;
 	struct timespec a, b;
 	uint64_t t0, t1, ns;
@@ -205,6 +206,29 @@ uint64_t time_bench_tsc_hz(void)
 	t1 = time_bench_tsc_stop();
 	hz = (uint64_t)((double)(t1 - t0) * 1e9 / (double)ns);
 	return hz;
+#elif defined(__aarch64__)
+	/* The generic timer states its own frequency; EL0 may read it. */
+	uint64_t hz;
+
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+	return hz;
+#else
+	return NANOSEC_PER_SEC;
+#endif
+}
+
+void time_bench_print_unit(void)
+{
+#if defined(__aarch64__)
+	uint64_t hz = time_bench_tsc_hz();
+
+	pr_info("time unit: \"cycles(tsc)\" are cntvct_el0 ticks at %llu Hz (cntfrq_el0; %llu.%03llu ns per tick), not CPU cycles; under qemu-user they are emulated host time\n",
+		(unsigned long long)hz,
+		hz ? (unsigned long long)(NANOSEC_PER_SEC / hz) : 0ULL,
+		hz ? (unsigned long long)(NANOSEC_PER_SEC * 1000 / hz % 1000) : 0ULL);
+#elif !defined(__x86_64__) && !defined(__i386__)
+	pr_info("time unit: \"cycles(tsc)\" are CLOCK_MONOTONIC_RAW nanoseconds\n");
+#endif
 }
 
 static int stdout_print(int level, const char *fmt, va_list ap)

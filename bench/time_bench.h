@@ -16,10 +16,21 @@
  * choice for a benchmark program.
  *
  * Cycle counter: the TSC read between fences on x86 (lfence; rdtsc at the
- * start, rdtscp; lfence at the stop), the virtual counter on arm64,
- * CLOCK_MONOTONIC_RAW nanoseconds elsewhere. time_bench_tsc_hz() gives its
- * frequency, calibrated against CLOCK_MONOTONIC_RAW. Wall time as in the
- * kernel: CLOCK_REALTIME around the loop.
+ * start, rdtscp; lfence at the stop), the virtual counter cntvct_el0 on
+ * arm64, CLOCK_MONOTONIC_RAW nanoseconds elsewhere. The lines say
+ * "cycles(tsc)" on every target, as the kernel's time_bench does with
+ * get_cycles() (cntvct_el0 on arm64 too), so the same tools read them; the
+ * unit differs. x86-64: TSC cycles, at the TSC's frequency (calibrated
+ * against CLOCK_MONOTONIC_RAW by time_bench_tsc_hz()). arm64: ticks of
+ * the generic timer, at the frequency cntfrq_el0 states (often 24 MHz to
+ * 1 GHz, fixed by the platform: not the CPU clock), which
+ * time_bench_tsc_hz() returns as read, no calibration; ns of a count are
+ * count * 1e9 / that. Under qemu-user the counter is the emulator's
+ * rendering of host time, and no figure is a CPU cycle of anything.
+ * time_bench_print_unit() prints that as a line on targets other than
+ * x86-64 (whose output stays the kernel's, byte for byte). The "ns"
+ * figure of a line is wall time either way: CLOCK_REALTIME around the loop,
+ * as in the kernel.
  * Layer: bench.
  */
 #ifndef PP_BENCH_TIME_BENCH_H
@@ -150,8 +161,14 @@ void time_bench_run_concurrent(uint32_t loops, int step, void *data,
 void time_bench_print_stats_cpumask(const char *desc, struct time_bench_cpu *cpu_tasks,
 				    int nr_cpus);
 
-/* TSC ticks per second (calibrated once, about 50 ms). */
+/* Counter ticks per second: x86-64's TSC calibrated once (about 50 ms);
+ * arm64's cntfrq_el0 as read; 1e9 for the CLOCK_MONOTONIC_RAW fallback. */
 uint64_t time_bench_tsc_hz(void);
+
+/* Print, as "time_bench: time unit: ...", what the "cycles(tsc)" figures are
+ * and at what frequency, on targets where they are not TSC cycles; nothing
+ * on x86-64, where the kernel's format already says it. */
+void time_bench_print_unit(void);
 
 /* Send printk() output (the result lines) to stdout. */
 void time_bench_print_to_stdout(void);

@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Cache-line size and alignment markers, struct cacheline groups, and
- * ARCH_DMA_MINALIGN: the kernel defines it only where the architecture
- * needs DMA buffers kept apart by more than their natural alignment
+ * ARCH_DMA_MINALIGN, over the target's <asm/cache.h> (L1_CACHE_SHIFT: 6 on
+ * x86-64 and arm64). The architecture defines ARCH_DMA_MINALIGN only where
+ * DMA buffers must be kept apart by more than their natural alignment
  * (arm64: 128, the largest cache line of its non-coherent devices; x86-64
- * does not define it and DMA is cache coherent there), and then also
- * ARCH_HAS_DMA_MINALIGN; elsewhere it is the alignment of a u64.
+ * does not define it and DMA is cache coherent there), and then this
+ * header defines ARCH_HAS_DMA_MINALIGN; elsewhere it is the alignment of
+ * a u64, as the kernel's.
  * Layer: runtime.
  */
 #ifndef _PP_LINUX_CACHE_H
 #define _PP_LINUX_CACHE_H
 
+#include <asm/cache.h>
 #include <linux/compiler.h>
 
-#define L1_CACHE_SHIFT		6
 #define L1_CACHE_BYTES		(1 << L1_CACHE_SHIFT)
 #define SMP_CACHE_BYTES		L1_CACHE_BYTES
 #define ____cacheline_aligned		__aligned(SMP_CACHE_BYTES)
@@ -29,9 +31,6 @@
 #define __cacheline_group_end(GROUP)	__u8 __cacheline_group_end__##GROUP[0]
 #endif
 
-#if defined(__aarch64__)
-#define ARCH_DMA_MINALIGN	128
-#endif
 #ifdef ARCH_DMA_MINALIGN
 #define ARCH_HAS_DMA_MINALIGN
 #else

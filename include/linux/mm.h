@@ -266,17 +266,33 @@ static inline void clear_page_pfmemalloc(struct page *page)
 /*
  * page_pool pages: pp_magic holds PP_SIGNATURE in bits outside the DMA index
  * field [PP_DMA_INDEX_SHIFT, +PP_DMA_INDEX_BITS) and bits 0-1 (tail marker,
- * reserved), as upstream v6.15+. With the non-canonical poison delta the
- * index gets 32 bits, as on x86-64.
+ * reserved), as upstream v6.15+. The field is derived as the kernel's
+ * mm.h derives it: it starts above PP_SIGNATURE's own bits (the
+ * signature without the delta, 0x40: shift 7) and ends below the lowest
+ * bit of POISON_POINTER_DELTA, at most 32 bits wide. Both targets have the
+ * 0xdead000000000000 delta (<asm/poison.h>): min(32, 48 - 7) = 32. Without
+ * a delta the kernel takes the bits below PAGE_OFFSET when that is a known
+ * constant, else none; a program has no PAGE_OFFSET, so: none (0), and
+ * the DMA index cannot be kept in pp_magic.
  */
 #define PP_DMA_INDEX_SHIFT						\
 	(1 + (BITS_PER_LONG - 1 -					\
 	      __builtin_clzl(PP_SIGNATURE - POISON_POINTER_DELTA)))	/* 7 */
-/* min(32, __ffs(POISON_POINTER_DELTA) - PP_DMA_INDEX_SHIFT) = min(32, 41) */
-#define PP_DMA_INDEX_BITS	32
+#if POISON_POINTER_DELTA > 0
+#define PP_DMA_INDEX_BITS						\
+	(__builtin_ctzl(POISON_POINTER_DELTA) - PP_DMA_INDEX_SHIFT < 32 ? \
+	 __builtin_ctzl(POISON_POINTER_DELTA) - PP_DMA_INDEX_SHIFT : 32)
+#else
+#define PP_DMA_INDEX_BITS	0
+#endif
 #define PP_DMA_INDEX_MASK	GENMASK(PP_DMA_INDEX_BITS + PP_DMA_INDEX_SHIFT - 1, \
 					PP_DMA_INDEX_SHIFT)
 #define PP_MAGIC_MASK		(~(PP_DMA_INDEX_MASK | 0x3UL))
+/* The field overlaps neither the signature nor the delta, and a DMA index
+ * stored in it keeps page_pool_page_is_pp() true. */
+static_assert(PP_DMA_INDEX_BITS >= 0 && PP_DMA_INDEX_BITS <= 32);
+static_assert(!(PP_DMA_INDEX_MASK & (PP_SIGNATURE | 0x3UL)));
+static_assert((PP_SIGNATURE & PP_MAGIC_MASK) == PP_SIGNATURE);
 
 static inline bool page_pool_page_is_pp(const struct page *page)
 {
