@@ -6,11 +6,7 @@
  * and inspects every instruction executed N times or more;
  * check_fast_path_arm64.py does the same under qemu-user.
  *
- * "probe N keep" skips page_pool_destroy(): under qemu-user (aarch64 on
- * x86-64) this probe's page_pool_destroy() does not return (a spin in
- * libc, not yet understood; several runtime/ tests also hang under
- * qemu-user); the proof is about the loop, not teardown.
- * PP_FASTPATH_PLANT (the should-fail variants) plants what the arm64
+ * PP_FASTPATH_PLANT (the planted variants) plants what the arm64
  * proof must catch in the loop: 1 an atomic add, 2 a full barrier.
  */
 #include <stdlib.h>
@@ -60,8 +56,6 @@ int main(int argc, char **argv)
 	fast_path_loop(pool, 64);	/* warm: the slow path filled the cache */
 	fast_path_loop(pool, n);
 	local_bh_enable();
-	if (argc > 2 && !strcmp(argv[2], "keep"))
-		return 0;
 	page_pool_destroy(pool);
 	return 0;
 }
