@@ -155,12 +155,16 @@ if want header-alone; then
 		# As a program built with pkg-config sees them (-I the installed
 		# include directory, -pthread), but from this tree, so that what
 		# is checked is what is here; the build gives <generated/autoconf.h>.
-		cc=${CC:-cc}
+		# A cross build's tests give the target's compiler
+		# (PAGEPOOL_CROSS_CC, tests/meson.build): the headers refuse
+		# to compile for another target (<asm/target.h>).
+		cc=${PAGEPOOL_CROSS_CC:-${CC:-cc}}
 		grep -E '^include/.*\.h$' "$tmp/c_files" | grep -v '^include/generated/' |
 		while read -r f; do
 			h=${f#include/}
 			printf '#include <%s>\n' "$h" >"$tmp/t.c"
-			if ! "$cc" -std=gnu11 -Wall -Wextra -Werror -pthread -I"$root/include" \
+			# shellcheck disable=SC2086 # $cc may be a command with arguments
+			if ! $cc -std=gnu11 -Wall -Wextra -Werror -pthread -I"$root/include" \
 				-I"$build/include" -c "$tmp/t.c" -o "$tmp/t.o" 2>"$tmp/err"; then
 				msg=$(grep -m 1 -E 'error|warning' "$tmp/err" | sed "s|$root/||g")
 				echo "$f:1: header-alone: does not compile on its own: $msg"
