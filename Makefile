@@ -118,6 +118,41 @@ test-64k: deps
 	$(call run_tests,$(BUILD_64K),64k-pages,,)
 test-pagesizes: test-16k test-64k
 
+# The aarch64 cross build (tools/cross/, docs/PORTABILITY.md): Debian's
+# gcc-aarch64-linux-gnu and the :arm64 multiarch libraries
+# (tools/cross/install-deps-arm64.sh installs what is missing), warnings as
+# errors as in CI, every suite run under qemu-user through the cross file's
+# exe wrapper: test-aarch64 with 4 KiB pages and 4 KiB guest pages,
+# test-aarch64-64k with -Dpage_size=64k under a 64 KiB guest page size
+# (qemu-aarch64 -p 65536, tools/cross/aarch64-64k.ini). One summary line
+# each. Not run under qemu-user, and not defined in these builds:
+#   xsk                      -Dxsk=disabled: AF_XDP sockets, bpf() and
+#                            network namespaces are not emulated by
+#                            qemu-user;
+#   core/fast_path_no_atomics valgrind here is x86-64's; it cannot run an
+#                            aarch64 program.
+# qemu translates every instruction: timeouts are scaled by
+# QEMU_TIMEOUT_MULT, and no figure measured here is a CPU cycle count.
+BUILD_AARCH64     ?= build-aarch64
+BUILD_AARCH64_64K ?= build-aarch64-64k
+QEMU_TIMEOUT_MULT ?= 3
+CROSS_AARCH64     := --cross-file tools/cross/aarch64-linux-gnu.ini -Dxsk=disabled -Dwerror=true
+QEMU_NOT_RUN      := "not run under qemu-user: suite xsk (-Dxsk=disabled: no AF_XDP/bpf()/netns emulation), core/fast_path_no_atomics (x86-64 valgrind)"
+.PHONY: deps-aarch64 test-aarch64 test-aarch64-64k
+# deps too: meson needs the build machine's cc, and the kernel-api tests'
+# clang variants run when clang is there (clang --target=aarch64-linux-gnu).
+deps-aarch64: deps
+	@tools/cross/install-deps-arm64.sh
+test-aarch64: deps-aarch64
+	$(call build_dir,$(BUILD_AARCH64),$(CROSS_AARCH64))
+	@echo "aarch64: "$(QEMU_NOT_RUN)
+	$(call run_tests,$(BUILD_AARCH64),aarch64-qemu,,--timeout-multiplier $(QEMU_TIMEOUT_MULT))
+test-aarch64-64k: deps-aarch64
+	$(call build_dir,$(BUILD_AARCH64_64K),$(CROSS_AARCH64) \
+		--cross-file tools/cross/aarch64-64k.ini -Dpage_size=64k)
+	@echo "aarch64-64k: "$(QEMU_NOT_RUN)
+	$(call run_tests,$(BUILD_AARCH64_64K),aarch64-64k-qemu,,--timeout-multiplier $(QEMU_TIMEOUT_MULT))
+
 # The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
 # program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints
 # the summary table and the acceptance verdicts (page_pool's fast path,
@@ -187,7 +222,8 @@ xdp-fwd-demo: build
 	@examples/xdp_fwd/demo.sh $(BUILD) $(XDP_FWD_FRAMES) $(XDP_FWD_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) $(BUILD_16K) $(BUILD_64K) build-asan build-tsan docs/api
+	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) $(BUILD_16K) $(BUILD_64K) \
+		$(BUILD_AARCH64) $(BUILD_AARCH64_64K) build-asan build-tsan docs/api
 
 # The reliability suite (docs/RELIABILITY.md). Each target prints
 # one summary line with its figures and fails on any violation.

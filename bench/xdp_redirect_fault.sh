@@ -8,7 +8,9 @@
 prog=$1
 expect=$2
 shift 2
-out=$("$prog" "$@" 2>&1)
+# A cross build (tests/meson.build's test setup): through the exe wrapper.
+# shellcheck disable=SC2086 # the wrapper: a command with arguments
+out=$(${PAGEPOOL_EXE_WRAPPER:-} "$prog" "$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 if [ $rc -ne 1 ]; then

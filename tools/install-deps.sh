@@ -5,6 +5,9 @@
 # As root: apt-get update, then apt-get install --no-install-recommends.
 # Not root: uses "sudo -n" if that works without a password; otherwise it
 # prints the exact command to run and fails, changing nothing.
+# Names may carry an architecture (libcmocka-dev:arm64, see
+# tools/cross/install-deps-arm64.sh). PAGEPOOL_DEPS_DRY_RUN=1: print what
+# is missing and the command that would install it, change nothing.
 set -euo pipefail
 
 missing=()
@@ -14,6 +17,12 @@ for pkg in "$@"; do
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
+if [[ -n ${PAGEPOOL_DEPS_DRY_RUN:-} ]]; then
+	echo "pagepool: missing Debian packages: ${missing[*]}"
+	echo "pagepool: dry run; would run: apt-get update -q &&" \
+	     "apt-get install -y -q --no-install-recommends ${missing[*]}"
+	exit 0
+fi
 echo "pagepool: installing missing Debian packages: ${missing[*]}"
 if [[ $(id -u) -eq 0 ]]; then
 	sudo=()

@@ -17,17 +17,26 @@ extern "C" {
 
 struct page;
 
-/* Zero is the default (THP), as for every pp_mem_config field. */
+/*
+ * Zero is the default (THP), as for every pp_mem_config field. The names
+ * are historical: "4K" is the system's ordinary page, whatever its size.
+ * PP_MEM_HUGETLB maps at the system's default huge page size (Hugepagesize
+ * in /proc/meminfo: 2 MiB on x86-64, 32 MiB or 512 MiB on arm64 with
+ * 16/64 KiB pages); the largest block (PAGE_SIZE << MAX_PAGE_ORDER) must
+ * be a multiple of it, else pp_mem_init() says -EINVAL.
+ */
 enum pp_mem_backing {
-	PP_MEM_THP = 0,		/* MADV_HUGEPAGE; falls back to 4 KiB silently */
-	PP_MEM_4K = 1,		/* ordinary 4 KiB pages */
+	PP_MEM_THP = 0,		/* MADV_HUGEPAGE; falls back to system pages silently */
+	PP_MEM_4K = 1,		/* ordinary system pages (sysconf(_SC_PAGESIZE)) */
 	PP_MEM_HUGETLB = 2,	/* MAP_HUGETLB; needs reserved huge pages */
 };
 
 /*
  * Arena configuration. Zero in any field means its default:
  *   size      64 MiB (or PAGEPOOL_MEM_MB from the environment), rounded up
- *             to a multiple of the largest block (4 MiB) and per node;
+ *             to a multiple of the largest block (PAGE_SIZE <<
+ *             MAX_PAGE_ORDER: 4 MiB at 4 KiB pages, 32 MiB at 16 KiB,
+ *             512 MiB at 64 KiB) and per node;
  *   backing   PP_MEM_THP;
  *   nr_nodes  1 simulated NUMA node (up to MAX_NUMNODES); the arena is split
  *             evenly and logical CPU n sits on node n % nr_nodes;
@@ -35,16 +44,24 @@ enum pp_mem_backing {
  *   pcp_high  6 * pcp_batch (at most a node's pages): a per-CPU list
  *             drains a batch above this.
  * Ranges (pp_mem_init() says -EINVAL outside them and creates nothing):
- *   size      0, or up to SIZE_MAX / 2 (more than the machine's memory is
- *             -ENOMEM);
+ *   size      0, or up to SIZE_MAX / 2 (more than the machine's memory,
+ *             in bytes after rounding, is -ENOMEM);
  *   backing   one of enum pp_mem_backing;
  *   nr_nodes  0 .. MAX_NUMNODES;
  *   pcp_batch 0, or 1 .. the pages of one node (size / nr_nodes after
- *             rounding, / 4096);
+ *             rounding, / PAGE_SIZE);
  *   pcp_high  0, or pcp_batch (the default one if 0) .. the pages of one
  *             node.
  * The whole arena is pre-faulted: a page fault costs 10-20 us in a VM, and
  * benchmarks must not measure them.
+ *
+ * The library's page (PAGE_SIZE, meson -Dpage_size=4k|16k|64k) must be at
+ * least the system's (sysconf(_SC_PAGESIZE)): the arena's per-page work
+ * (pre-fault, alignment, poisoning and unmapping at page granularity) needs
+ * whole system pages. A smaller one is refused when the arena is created:
+ * an error naming both sizes is logged, and pp_mem_init() (or the first
+ * allocation, for the default arena) fails with -EINVAL. A larger one is
+ * fine (16 KiB or 64 KiB library pages on a 4 KiB system).
  */
 struct pp_mem_config {
 	size_t size;
@@ -61,8 +78,11 @@ struct pp_mem_config {
  * Optional: the first allocation creates a default arena.
  *
  * Context: process context.
- * Return: 0; -EBUSY if an arena exists; -EINVAL for a bad field; -ENOMEM if
- * the mapping fails (also for PP_MEM_HUGETLB without reserved pages).
+ * Return: 0; -EBUSY if an arena exists; -EINVAL for a bad field, a library
+ * PAGE_SIZE smaller than the system page size, or PP_MEM_HUGETLB when the
+ * largest block is not a multiple of the default huge page size; -ENOMEM
+ * for more than the machine's memory or if the mapping fails (also for
+ * PP_MEM_HUGETLB without reserved pages).
  */
 int pp_mem_init(const struct pp_mem_config *cfg);
 

@@ -15,14 +15,27 @@
  * the kernel's crash at iommu_get_dma_domain() dereferenced; device.c keeps
  * every op from reaching a freed domain.
  *
- * Page-table format (one 64-bit entry, 512 entries per 4 KiB table):
+ * The granule (what one leaf entry maps, and the unit of the IOVA
+ * allocator) is the library's PAGE_SIZE in every build, IOMMU_GRANULE_SHIFT
+ * below. That is the arm64 SMMU's choice too: it supports 4 KiB, 16 KiB and
+ * 64 KiB translation granules, and the kernel runs it at the CPU's page
+ * size. x86 VT-d only has 4 KiB entries, so a real x86-64 kernel with
+ * larger pages would write PAGE_SIZE / 4 KiB entries per page; x86-64
+ * 16/64 KiB builds here take the CPU page size anyway (one entry per
+ * library page): the simulator models the table's work per page, and a
+ * 4 KiB sub-granule would only multiply it by a constant.
+ *
+ * Page-table format (one 64-bit entry, 512 entries per table):
  *   table entry  pointer to the next-level table | PTE_P
- *   leaf entry   physical pfn << 12 | PTE_P | PTE_R (device may read) |
- *                PTE_W (device may write) | PTE_MMIO (not RAM: a resource,
- *                nothing behind it for the simulated device); the first
- *                page of a mapping also has PTE_HEAD and its page count - 1
- *                in bits 52..62, so the table itself records what an unmap
- *                must clear and free.
+ *   leaf entry   physical pfn << PTE_PFN_SHIFT | PTE_P | PTE_R (device may
+ *                read) | PTE_W (device may write) | PTE_MMIO (not RAM: a
+ *                resource, nothing behind it for the simulated device); the
+ *                first page of a mapping also has PTE_HEAD and its page
+ *                count - 1 in bits 48..62, so the table itself records what
+ *                an unmap must clear and free. The entry holds the frame
+ *                number in a fixed field (bits 12..47) above the flag bits,
+ *                not the address, so the layout is the same for every
+ *                granule.
  *
  * A scatterlist gets one IOVA range for all its entries, each entry a
  * mapping of its own inside it (its own head entry), laid out back to back
@@ -40,6 +53,7 @@
 #include <string.h>
 
 #include <linux/bug.h>
+#include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -48,10 +62,11 @@
 #include "iova.h"
 
 /* A 32-bit IOVA space, as the kernel gives a device whose DMA mask allows
- * it (it tries below 4 GiB first for PCI devices). 2^20 granules: a 128 KiB
- * bitmap per domain. */
+ * it (it tries below 4 GiB first for PCI devices). 2^20 granules at 4 KiB
+ * pages (a 128 KiB bitmap per domain), 2^16 at 64 KiB. */
+#define IOMMU_GRANULE_SHIFT	PAGE_SHIFT
 #define IOMMU_IOVA_BITS		32
-#define IOMMU_NR_GRANULES	(1UL << (IOMMU_IOVA_BITS - PAGE_SHIFT))
+#define IOMMU_NR_GRANULES	(1UL << (IOMMU_IOVA_BITS - IOMMU_GRANULE_SHIFT))
 
 /* Four levels of 512 entries resolve a 36-bit IOVA pfn (48-bit IOVAs, as
  * x86 and arm64 IOMMUs do), more than our space needs; the walk is the same
@@ -66,10 +81,16 @@
 #define PTE_W		(1ULL << 2)
 #define PTE_HEAD	(1ULL << 3)
 #define PTE_MMIO	(1ULL << 4)
+/* The frame number's field: above the flag bits, below the page count. */
 #define PTE_PFN_SHIFT	12
-#define PTE_PFN_MASK	(((1ULL << 40) - 1) << PTE_PFN_SHIFT)
-#define PTE_NR_SHIFT	52
-#define PTE_NR_MAX	(1UL << 11)	/* pages per mapping: 8 MiB > any block */
+#define PTE_PFN_BITS	36
+#define PTE_PFN_MASK	(((1ULL << PTE_PFN_BITS) - 1) << PTE_PFN_SHIFT)
+#define PTE_NR_SHIFT	(PTE_PFN_SHIFT + PTE_PFN_BITS)
+/* Pages per mapping: twice the largest block (2^MAX_PAGE_ORDER pages),
+ * 8 MiB at 4 KiB pages, 64 MiB at 16 KiB, 1 GiB at 64 KiB; the count's
+ * field (bits 48..62) holds up to 2^15. */
+#define PTE_NR_MAX	(2UL << MAX_PAGE_ORDER)
+#define PTE_NR_FIELD	(1UL << 15)
 
 /* IOTLB flushes, counted per op slot (one per thread): one shared
  * counter was a line every CPU's unmap wrote, two CPUs unmapping on one
@@ -273,9 +294,10 @@ static dma_addr_t iommu_map(struct pp_dma_dev *d, phys_addr_t phys,
 	u64 perm = iommu_perm(dir) | PTE_P;
 	unsigned long iova;
 
+	BUILD_BUG_ON(PTE_NR_MAX > PTE_NR_FIELD);
 	if (flags & PPDMA_MAP_MMIO)
 		perm |= PTE_MMIO;
-	if (unlikely(n > PTE_NR_MAX || (phys >> PAGE_SHIFT) + n > (1ULL << 40)))
+	if (unlikely(n > PTE_NR_MAX || (phys >> PAGE_SHIFT) + n > (1ULL << PTE_PFN_BITS)))
 		return DMA_MAPPING_ERROR;
 	iova = ppdma_iova_alloc(&dom->iova, n, iommu_limit(mask));
 	if (unlikely(!iova))

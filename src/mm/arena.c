@@ -6,15 +6,23 @@
  * one, pp_mem_exit() removes it when nothing is allocated, so tests can try
  * arenas of several shapes in one process.
  *
- * Backing: 4 KiB pages, THP (MADV_HUGEPAGE, silently 4 KiB when refused) or
- * hugetlb (MAP_HUGETLB, -ENOMEM when no huge pages are reserved). The whole
+ * Backing: system pages (sysconf(_SC_PAGESIZE)), THP (MADV_HUGEPAGE,
+ * silently system pages when refused) or hugetlb (MAP_HUGETLB at the
+ * system's default huge page size, which must divide the largest block;
+ * -ENOMEM when no huge pages are reserved). The library's PAGE_SIZE must
+ * be at least the system page size: the per-page work here (pre-fault,
+ * block alignment, poisoning and unmapping at page granularity) acts on
+ * whole system pages, so a smaller library page is refused. The whole
  * arena and the struct page array are pre-faulted here: a page fault costs
  * 10-20 us in a VM, and allocation paths and benchmarks must never take one.
  * Layer: mm.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -43,6 +51,50 @@ int ppmm_up;
  * removal. Never taken on allocation paths once the arena is up. */
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Test overrides of the system's sizes (0: ask the system). Tests that
+ * link the static library set them to try page and huge page sizes the
+ * machine does not have; set only with no arena up. */
+long ppmm_test_sys_page_size;
+unsigned long ppmm_test_huge_page_size;
+
+long ppmm_sys_page_size(void)
+{
+	return ppmm_test_sys_page_size ?: sysconf(_SC_PAGESIZE);
+}
+
+/* The default huge page size in bytes (Hugepagesize: in /proc/meminfo,
+ * what MAP_HUGETLB without MAP_HUGE_SHIFT flags maps), or 0 if unknown. */
+unsigned long ppmm_huge_page_size(void)
+{
+	unsigned long kb = 0;
+	char line[128];
+	FILE *f;
+
+	if (ppmm_test_huge_page_size)
+		return ppmm_test_huge_page_size;
+	f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb > ULONG_MAX >> 10 ? 0 : kb << 10;
+}
+
+/* Whether @size bytes fit in @phys_pages pages of @sys_page bytes (the
+ * machine's memory); non-positive values (unknown) fit anything. Bytes on
+ * both sides: the library's PAGE_SIZE need not be the system's. */
+bool ppmm_size_fits_phys(size_t size, long phys_pages, long sys_page)
+{
+	if (phys_pages <= 0 || sys_page <= 0)
+		return true;
+	/* More memory than size_t counts: anything fits. */
+	if ((unsigned long)phys_pages > SIZE_MAX / (unsigned long)sys_page)
+		return true;
+	return size <= (size_t)phys_pages * (size_t)sys_page;
+}
+
 static size_t default_size(void)
 {
 	const char *e = pprt_knob(PPRT_KNOB_MEM_MB);
@@ -68,7 +120,7 @@ static int resolve_config(const struct pp_mem_config *cfg, struct ppmm_arena *a,
 {
 	static const struct pp_mem_config none;
 	size_t per_node;
-	long phys, high;
+	long high;
 
 	if (!cfg)
 		cfg = &none;
@@ -86,14 +138,14 @@ static int resolve_config(const struct pp_mem_config *cfg, struct ppmm_arena *a,
 	/* Rounding up would wrap: no machine has that much. */
 	if (*size > SIZE_MAX / 2)
 		return -EINVAL;
-	/* More than the machine has would only fail later, in the
-	 * pre-fault, as an OOM kill. */
-	phys = sysconf(_SC_PHYS_PAGES);
-	if (phys > 0 && *size / PAGE_SIZE > (unsigned long)phys)
-		return -ENOMEM;
 	per_node = ALIGN(DIV_ROUND_UP(*size, (size_t)a->nr_nodes), PPMM_BLOCK_SIZE);
 	a->node_pages = per_node >> PAGE_SHIFT;
 	*size = per_node * a->nr_nodes;
+	/* More than the machine has would only fail later, in the
+	 * pre-fault, as an OOM kill. What is mapped is the rounded size. */
+	if (!ppmm_size_fits_phys(*size, sysconf(_SC_PHYS_PAGES),
+				 sysconf(_SC_PAGESIZE)))
+		return -ENOMEM;
 
 	/* A batch is taken from one node's buddy lists: no more than the
 	 * node holds. An explicit high mark from the batch up to the node's
@@ -132,7 +184,7 @@ static void *map_aligned(size_t len, int backing)
 	resv = (unsigned long)p;
 	start = ALIGN(resv, PPMM_BLOCK_SIZE);
 	if (backing == PP_MEM_HUGETLB)
-		flags |= MAP_HUGETLB;	/* the default huge page size, 2 MiB */
+		flags |= MAP_HUGETLB;	/* the default huge page size (check_sizes()) */
 	p = mmap((void *)start, len, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
 		munmap((void *)resv, len + PPMM_BLOCK_SIZE);
@@ -173,6 +225,34 @@ static void init_pcp_lists(void)
 	}
 }
 
+/*
+ * The checks against the system's sizes: a library page of at least one
+ * system page, and for hugetlb a largest block that is a whole number of
+ * default huge pages (the arena and each node are whole blocks, so then
+ * they are whole huge pages, and block alignment is huge page alignment).
+ * 0 or -EINVAL, with the reason logged.
+ */
+static int check_sizes(int backing)
+{
+	long sys = ppmm_sys_page_size();
+	unsigned long huge;
+
+	if (sys > 0 && PAGE_SIZE < (unsigned long)sys) {
+		pr_err("pagepool: library PAGE_SIZE %lu is smaller than the system page size %ld: rebuild with meson -Dpage_size= at least %ldk\n",
+		       PAGE_SIZE, sys, sys >> 10);
+		return -EINVAL;
+	}
+	if (backing != PP_MEM_HUGETLB)
+		return 0;
+	huge = ppmm_huge_page_size();
+	if (huge && PPMM_BLOCK_SIZE % huge) {
+		pr_err("pagepool: PP_MEM_HUGETLB: the largest block (%lu bytes) is not a multiple of the default huge page size (%lu bytes)\n",
+		       PPMM_BLOCK_SIZE, huge);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Caller MUST hold arena_lock, with no arena up. */
 static int arena_create(const struct pp_mem_config *cfg)
 {
@@ -184,6 +264,8 @@ static int arena_create(const struct pp_mem_config *cfg)
 	int nid, ret;
 
 	ret = resolve_config(cfg, &a, &size);
+	if (!ret)
+		ret = check_sizes(a.backing);
 	if (ret)
 		return ret;
 	/* Registering twice is a no-op in the runtime. */

@@ -31,6 +31,7 @@
 #ifndef _PP_MM_INTERNAL_H
 #define _PP_MM_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <linux/atomic.h>
@@ -49,6 +50,15 @@
 /* The largest block: alignment and granule of the arena and of a node. */
 #define PPMM_BLOCK_PAGES	(1UL << MAX_PAGE_ORDER)
 #define PPMM_BLOCK_SIZE		(PAGE_SIZE << MAX_PAGE_ORDER)
+
+/* The system's page and default huge page sizes (arena.c), each with a
+ * test override read instead when non-zero (set with no arena up), and the
+ * check of an arena's size in bytes against the machine's memory. */
+extern long ppmm_test_sys_page_size;
+extern unsigned long ppmm_test_huge_page_size;
+long ppmm_sys_page_size(void);
+unsigned long ppmm_huge_page_size(void);
+bool ppmm_size_fits_phys(size_t size, long phys_pages, long sys_page);
 
 /* Defaults of struct pp_mem_config (see <pagepool/mm.h>). */
 #define PPMM_DEFAULT_SIZE	(64UL << 20)

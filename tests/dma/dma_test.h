@@ -29,11 +29,15 @@
 
 #define MiB	(1UL << 20)
 
-/* Every executable: a 16 MiB arena (quick to pre-fault) and the log
- * captured, so tests can look for the violation messages. */
+/* Bytes in the largest block (4 MiB at 4 KiB pages, 512 MiB at 64 KiB). */
+#define DMA_TEST_BLOCK	(PAGE_SIZE << MAX_PAGE_ORDER)
+
+/* Every executable: an arena of 4 largest blocks (16 MiB at 4 KiB pages,
+ * quick to pre-fault; a test may take a whole block and still allocate)
+ * and the log captured, so tests can look for the violation messages. */
 static inline int dma_test_setup_group(void **state)
 {
-	int err = pp_mem_init(&(struct pp_mem_config){ .size = 16 * MiB });
+	int err = pp_mem_init(&(struct pp_mem_config){ .size = 4 * DMA_TEST_BLOCK });
 
 	pp_test_capture_log();
 	return err == 0 || err == -EBUSY ? 0 : -1;

@@ -60,7 +60,8 @@ static void test_device_info(void **state)
 
 	assert_int_equal(dma_max_mapping_size(dir), SIZE_MAX);
 	assert_int_equal(dma_opt_mapping_size(dir), SIZE_MAX);
-	assert_int_equal(dma_max_mapping_size(iom), 8 * SZ_1M);
+	/* Twice the largest block: 8 MiB at 4 KiB pages. */
+	assert_int_equal(dma_max_mapping_size(iom), 2 * (PAGE_SIZE << MAX_PAGE_ORDER));
 	assert_int_equal(dma_opt_mapping_size(iom), PAGE_SIZE);
 	assert_int_equal(dma_get_merge_boundary(dir), 0);
 	assert_int_equal(dma_get_merge_boundary(iom), PAGE_SIZE - 1);
@@ -99,12 +100,13 @@ static void test_seg_params(void **state)
 	assert_non_null(dev->dma_parms);
 	assert_int_equal(dma_get_max_seg_size(dev), SZ_64K);
 	assert_int_equal(dma_get_seg_boundary(dev), 0xffffffffUL);
-	assert_int_equal(dma_get_seg_boundary_nr_pages(dev, PAGE_SHIFT), 1UL << 20);
-	assert_int_equal(dma_get_seg_boundary_nr_pages(NULL, PAGE_SHIFT), 1UL << 20);
+	/* A 4 GiB boundary: 2^20 pages of 4 KiB, 2^16 of 64 KiB. */
+	assert_int_equal(dma_get_seg_boundary_nr_pages(dev, PAGE_SHIFT), 1UL << (32 - PAGE_SHIFT));
+	assert_int_equal(dma_get_seg_boundary_nr_pages(NULL, PAGE_SHIFT), 1UL << (32 - PAGE_SHIFT));
 	dma_set_max_seg_size(dev, SZ_1M);
 	assert_int_equal(dma_get_max_seg_size(dev), SZ_1M);
 	dma_set_seg_boundary(dev, SZ_64K - 1);
-	assert_int_equal(dma_get_seg_boundary_nr_pages(dev, PAGE_SHIFT), 16);
+	assert_int_equal(dma_get_seg_boundary_nr_pages(dev, PAGE_SHIFT), SZ_64K >> PAGE_SHIFT);
 	assert_int_equal(dma_get_min_align_mask(dev), 0);
 	dma_set_min_align_mask(dev, PAGE_SIZE - 1);
 	assert_int_equal(dma_get_min_align_mask(dev), PAGE_SIZE - 1);

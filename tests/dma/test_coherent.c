@@ -14,6 +14,10 @@
 
 #include "dma_test.h"
 
+/* A size that needs two pages, not a multiple of one: 5000 bytes at
+ * 4 KiB pages. */
+#define SZ_2P	(PAGE_SIZE + 904)
+
 static unsigned long free_pages_now(void)
 {
 	struct pp_mem_stats st;
@@ -184,9 +188,11 @@ static void test_coherent_mask_iommu(void **state)
 
 /*
  * Direct: the memory itself must lie below the coherent mask. The arena's
- * physical frames start at 1 MiB, so of a 16 MiB arena's four 4 MiB
- * blocks only the last crosses 16 MiB. With that block the only one free,
- * a 24-bit coherent mask cannot be met (there are no zones to retry from);
+ * physical frames start at PP_PFN_OFFSET pages (1 MiB at 4 KiB pages), so
+ * of the arena's four largest blocks at least the last crosses 16 MiB (at
+ * 4 KiB pages only the last; at 16/64 KiB all do). With that block the
+ * only one free, a 24-bit coherent mask cannot be met (there are no zones
+ * to retry from);
  * a 24-bit streaming mask does not matter to coherent memory.
  */
 static void test_coherent_mask_direct(void **state)
@@ -461,16 +467,16 @@ static void test_alloc_pages(void **state)
 	void *va;
 
 	vsnap_take(&vs, dev);
-	page = dma_alloc_pages(dev, 5000, &h, DMA_FROM_DEVICE, GFP_KERNEL);
+	page = dma_alloc_pages(dev, SZ_2P, &h, DMA_FROM_DEVICE, GFP_KERNEL);
 	assert_non_null(page);
 	assert_true(all_zero(page_address(page), 2 * PAGE_SIZE));
 	assert_int_equal(dma_test_iommu(dev).iova_used, 2);
 	/* Mapped for the device to write, not to read. */
-	assert_int_equal(pp_dma_device_write(dev, h + 4999, &c, 1), 0);
-	assert_int_equal(((unsigned char *)page_address(page))[4999], 0x42);
+	assert_int_equal(pp_dma_device_write(dev, h + SZ_2P - 1, &c, 1), 0);
+	assert_int_equal(((unsigned char *)page_address(page))[SZ_2P - 1], 0x42);
 	assert_int_equal(pp_dma_device_read(dev, h, &out, 1), -EFAULT);
-	dma_sync_single_for_cpu(dev, h, 5000, DMA_FROM_DEVICE);
-	dma_free_pages(dev, 5000, page, h, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, SZ_2P, DMA_FROM_DEVICE);
+	dma_free_pages(dev, SZ_2P, page, h, DMA_FROM_DEVICE);
 	assert_int_equal(free_pages_now(), free0);
 
 	va = dma_alloc_noncoherent(dev, PAGE_SIZE, &h, DMA_TO_DEVICE, GFP_KERNEL);
@@ -528,30 +534,30 @@ static void test_sgtable_and_mmap(void **state)
 	dma_addr_t h;
 	void *cpu;
 
-	cpu = dma_alloc_coherent(dev, 5000, &h, GFP_KERNEL);
+	cpu = dma_alloc_coherent(dev, SZ_2P, &h, GFP_KERNEL);
 	assert_non_null(cpu);
-	assert_int_equal(dma_get_sgtable(dev, &sgt, cpu, h, 5000), 0);
+	assert_int_equal(dma_get_sgtable(dev, &sgt, cpu, h, SZ_2P), 0);
 	assert_int_equal(sgt.orig_nents, 1);
 	assert_ptr_equal(sg_page(sgt.sgl), virt_to_page(cpu));
 	assert_int_equal(sgt.sgl->length, 2 * PAGE_SIZE);
 	assert_int_equal(sgt.sgl->offset, 0);
 	assert_true(sg_is_last(sgt.sgl));
 	sg_free_table(&sgt);
-	assert_int_equal(dma_get_sgtable(dev, &sgt, &sgt, h, 5000), -ENXIO);
+	assert_int_equal(dma_get_sgtable(dev, &sgt, &sgt, h, SZ_2P), -ENXIO);
 
 	/* No process address space to map into. */
 	assert_false(dma_can_mmap(dev));
-	assert_int_equal(dma_mmap_coherent(dev, NULL, cpu, h, 5000), -ENXIO);
-	assert_int_equal(dma_mmap_wc(dev, NULL, cpu, h, 5000), -ENXIO);
-	assert_int_equal(dma_mmap_pages(dev, NULL, 5000, virt_to_page(cpu)), -ENXIO);
-	dma_free_coherent(dev, 5000, cpu, h);
+	assert_int_equal(dma_mmap_coherent(dev, NULL, cpu, h, SZ_2P), -ENXIO);
+	assert_int_equal(dma_mmap_wc(dev, NULL, cpu, h, SZ_2P), -ENXIO);
+	assert_int_equal(dma_mmap_pages(dev, NULL, SZ_2P, virt_to_page(cpu)), -ENXIO);
+	dma_free_coherent(dev, SZ_2P, cpu, h);
 	pp_device_destroy(dev);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		/* First, while the arena's 4 MiB blocks are all free. */
+		/* First, while the arena's largest blocks are all free. */
 		dma_test(test_coherent_mask_direct),
 		dma_test(test_coherent_iommu),
 		dma_test(test_coherent_direct),

@@ -10,6 +10,9 @@
 
 #include "dma_test.h"
 
+/* Page granules below a 24-bit DMA mask. */
+#define NG24	((1UL << 24) >> PAGE_SHIFT)
+
 static void fill(void *p, int seed, size_t len)
 {
 	unsigned char *c = p;
@@ -227,10 +230,10 @@ static void test_iommu_distinct(void **state)
 static void multi_page(enum pp_dma_backend backend)
 {
 	struct device *dev = dma_test_dev("multi", backend, 0);
-	struct page *page = dma_test_page(2);	/* 16 KiB */
+	struct page *page = dma_test_page(2);	/* 4 pages */
 	unsigned char *cpu = page_address(page);
 	size_t len = 3 * PAGE_SIZE;
-	static unsigned char buf[3 * 4096], back[3 * 4096];
+	static unsigned char buf[3 * PAGE_SIZE], back[3 * PAGE_SIZE];
 	dma_addr_t addr, end;
 
 	memset(cpu, 0, 4 * PAGE_SIZE);
@@ -328,7 +331,7 @@ static void test_bad_args(void **state)
 
 	vsnap_take(&vs, dev);
 	assert_true(dma_mapping_error(dev, dma_map_page(dev, page, 0, 0, DMA_TO_DEVICE)));
-	assert_true(dma_mapping_error(dev, dma_map_page(dev, page, 4000, 200, DMA_TO_DEVICE)));
+	assert_true(dma_mapping_error(dev, dma_map_page(dev, page, PAGE_SIZE - 96, 200, DMA_TO_DEVICE)));
 	assert_true(dma_mapping_error(dev, dma_map_page(dev, page, PAGE_SIZE, 1, DMA_TO_DEVICE)));
 	assert_true(dma_mapping_error(dev, dma_map_page(dev, NULL, 0, 64, DMA_TO_DEVICE)));
 	assert_true(dma_mapping_error(dev, dma_map_page(dev, big, 0, 2 * PAGE_SIZE + 1,
@@ -339,7 +342,7 @@ static void test_bad_args(void **state)
 	assert_int_equal(pp_warn_count() - warns, 6);
 
 	/* Within the compound page, across its two pages: fine. */
-	addr = dma_map_page(dev, big, 4000, 200, DMA_TO_DEVICE);
+	addr = dma_map_page(dev, big, PAGE_SIZE - 96, 200, DMA_TO_DEVICE);
 	assert_false(dma_mapping_error(dev, addr));
 	dma_unmap_page(dev, addr, 200, DMA_TO_DEVICE);
 	addr = dma_map_page(dev, big + 1, 10, 100, DMA_TO_DEVICE);
@@ -399,32 +402,33 @@ static void test_dma_mask(void **state)
 	assert_int_equal(*dev->dma_mask, DMA_BIT_MASK(64));
 	assert_int_equal(dev->coherent_dma_mask, DMA_BIT_MASK(64));
 
-	/* The IOMMU allocates below the mask: 24 bits = 4096 granules, one
-	 * of which (IOVA 0) is reserved. */
+	/* The IOMMU allocates below the mask: 24 bits = NG24 page granules
+	 * (4096 at 4 KiB pages, 256 at 64 KiB), one of which (IOVA 0) is
+	 * reserved. */
 	assert_int_equal(dma_set_mask(dev, DMA_BIT_MASK(24)), 0);
-	for (i = 0; i < 4095; i++) {
+	for (i = 0; i < NG24 - 1; i++) {
 		addr = dma_map_page(dev, page, 0, 64, DMA_TO_DEVICE);
 		assert_false(dma_mapping_error(dev, addr));
 		assert_true(addr + 63 <= DMA_BIT_MASK(24));
 	}
 	assert_true(dma_mapping_error(dev, dma_map_page(dev, page, 0, 64, DMA_TO_DEVICE)));
 	assert_int_equal(dma_test_stats(dev).map_errors, 1);
-	assert_int_equal(dma_test_iommu(dev).iova_used, 4095);
+	assert_int_equal(dma_test_iommu(dev).iova_used, NG24 - 1);
 	/* Allocated in order: unmap 0x10..0x13, which park in this thread's
 	 * IOVA cache. A two-page map needs the bitmap, which is full: it
 	 * takes the cached granules back and finds the run. */
 	for (i = 0x10; i < 0x14; i++)
 		dma_unmap_page(dev, (dma_addr_t)i << PAGE_SHIFT, 64, DMA_TO_DEVICE);
-	assert_int_equal(dma_test_iommu(dev).iova_used, 4091);
+	assert_int_equal(dma_test_iommu(dev).iova_used, NG24 - 5);
 	addr = dma_map_page(dev, page, PAGE_SIZE - 64, 128, DMA_TO_DEVICE);
-	assert_true(dma_mapping_error(dev, addr));	/* a page block is 4 KiB */
+	assert_true(dma_mapping_error(dev, addr));	/* a page block is one page */
 	{
 		struct page *two = dma_test_page(1);
 
 		addr = dma_map_page(dev, two, PAGE_SIZE - 64, 128, DMA_TO_DEVICE);
 		assert_false(dma_mapping_error(dev, addr));
 		assert_int_equal(addr >> PAGE_SHIFT, 0x10);
-		assert_int_equal(dma_test_iommu(dev).iova_used, 4093);
+		assert_int_equal(dma_test_iommu(dev).iova_used, NG24 - 3);
 		dma_unmap_page(dev, addr, 128, DMA_TO_DEVICE);
 		put_page(two);
 	}
@@ -437,8 +441,8 @@ static void test_dma_mask(void **state)
 }
 
 /* Direct: memory above the mask cannot be reached (no swiotlb). The arena
- * starts at 1 MiB of physical space, so its last 4 MiB block ends above
- * the 24-bit (16 MiB) limit. */
+ * starts at PP_PFN_OFFSET pages of physical space (1 MiB at 4 KiB pages),
+ * so its last largest block ends above the 24-bit (16 MiB) limit. */
 static void test_direct_mask(void **state)
 {
 	struct device *dev = dma_test_dev("mask-direct", PP_DMA_DIRECT, 0);

@@ -37,6 +37,20 @@ static void scattered_put(struct scattered *s)
 	__free_pages(s->block, 4);
 }
 
+/*
+ * An IOMMU device whose maximum segment is 16 pages. The PCI default of
+ * 64 KiB is 16 pages at 4 KiB but a single page at 64 KiB, where no two
+ * pages could merge; the merges here are counted in pages.
+ */
+static struct device *sg_iommu_dev(const char *name, unsigned int flags)
+{
+	struct device *dev = dma_test_dev(name, PP_DMA_IOMMU, flags);
+
+	assert_int_equal(dma_get_max_seg_size(dev), SZ_64K);
+	dma_set_max_seg_size(dev, 16 * PAGE_SIZE);
+	return dev;
+}
+
 static void fill(void *p, int seed, size_t len)
 {
 	unsigned char *c = p;
@@ -52,7 +66,8 @@ static void test_sg_layout(void **state)
 	assert_int_equal(sizeof(struct scatterlist), 32);
 	assert_int_equal(offsetof(struct scatterlist, dma_address), 16);
 	assert_int_equal(offsetof(struct scatterlist, dma_length), 24);
-	assert_int_equal(SG_MAX_SINGLE_ALLOC, 128);
+	/* A page of 32-byte entries: 128 at 4 KiB pages, 2048 at 64 KiB. */
+	assert_int_equal(SG_MAX_SINGLE_ALLOC, PAGE_SIZE / 32);
 }
 
 static void test_sg_helpers(void **state)
@@ -252,8 +267,8 @@ static void test_map_sg_direct(void **state)
 
 /*
  * Through the IOMMU, six scattered full pages become one DMA segment: the
- * device writes 24 KiB at one bus address and each page receives its own
- * 4 KiB, in list order. After the unmap the device faults.
+ * device writes NPAGES pages at one bus address and each page receives its
+ * own, in list order. After the unmap the device faults.
  */
 static void test_map_sg_iommu_merge(void **state)
 {
@@ -261,7 +276,7 @@ static void test_map_sg_iommu_merge(void **state)
 	unsigned int f;
 
 	for (f = 0; f < 2; f++) {
-		struct device *dev = dma_test_dev("sgi", PP_DMA_IOMMU, flags[f]);
+		struct device *dev = sg_iommu_dev("sgi", flags[f]);
 		static unsigned char buf[NPAGES * PAGE_SIZE];
 		struct scatterlist sg[NPAGES];
 		struct sg_table t = { .sgl = sg, .orig_nents = NPAGES };
@@ -303,7 +318,7 @@ static void test_map_sg_iommu_merge(void **state)
 /* The merge rule, entry by entry, and the device's limits. */
 static void test_map_sg_iommu_rules(void **state)
 {
-	struct device *dev = dma_test_dev("rules", PP_DMA_IOMMU, PP_DMA_DEBUG);
+	struct device *dev = sg_iommu_dev("rules", PP_DMA_DEBUG);
 	struct scatterlist sg[4];
 	struct scattered sc;
 	unsigned char c;
@@ -352,8 +367,8 @@ static void test_map_sg_iommu_rules(void **state)
 	assert_int_equal(sg_dma_len(&sg[1]), 2 * PAGE_SIZE);
 	dma_unmap_sg(dev, sg, 4, DMA_BIDIRECTIONAL);
 
-	/* A segment boundary every 8 KiB: no segment starts over one. */
-	dma_set_max_seg_size(dev, SZ_64K);
+	/* A segment boundary every 2 pages: no segment starts over one. */
+	dma_set_max_seg_size(dev, 16 * PAGE_SIZE);
 	dma_set_seg_boundary(dev, 2 * PAGE_SIZE - 1);
 	n = dma_map_sg(dev, sg, 4, DMA_BIDIRECTIONAL);
 	assert_true(n >= 2);
@@ -372,7 +387,7 @@ static void test_map_sg_iommu_rules(void **state)
 
 static void test_map_sg_errors(void **state)
 {
-	struct device *dev = dma_test_dev("sgerr", PP_DMA_IOMMU, PP_DMA_DEBUG);
+	struct device *dev = sg_iommu_dev("sgerr", PP_DMA_DEBUG);
 	struct scatterlist sg[3];
 	struct sg_table t = { .sgl = sg, .orig_nents = 3 };
 	struct scattered sc;
@@ -400,7 +415,7 @@ static void test_map_sg_errors(void **state)
 	/* An IO page table that cannot be allocated: -ENOMEM, unwound.
 	 * A fresh device has none below the first table's reach. */
 	{
-		struct device *fresh = dma_test_dev("fresh", PP_DMA_IOMMU, 0);
+		struct device *fresh = sg_iommu_dev("fresh", 0);
 
 		assert_int_equal(pp_fault_inject(PP_FAULT_KMALLOC,
 						 &(struct pp_fault_config){ .next_n = 1 }), 0);
@@ -437,7 +452,7 @@ static void test_map_sg_errors(void **state)
 
 static void test_map_sg_debug(void **state)
 {
-	struct device *dev = dma_test_dev("sgdbg", PP_DMA_IOMMU, PP_DMA_DEBUG);
+	struct device *dev = sg_iommu_dev("sgdbg", PP_DMA_DEBUG);
 	struct scatterlist sg[3];
 	struct scattered sc;
 	struct vsnap vs;

@@ -4,15 +4,23 @@
 # Install the build into a scratch DESTDIR, then build tests/install/demo.c
 # and the compat RX driver against it with pkg-config alone, and run both.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR
+# Cross-aware: in a cross build (tests/meson.build's test setup)
+# $PAGEPOOL_CROSS_CC is the compiler instead of cc, $PKG_CONFIG_LIBDIR
+# names the target's .pc files, and $PAGEPOOL_EXE_WRAPPER (qemu-aarch64
+# -L /, words split on spaces) runs the demo.
 set -eu
 build=$1
 src=$2
+cc=${PAGEPOOL_CROSS_CC:-cc}
+wrapper=${PAGEPOOL_EXE_WRAPPER:-}
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 
 meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
 pc=$(find "$dest" -name pagepool.pc | head -n 1)
 [ -n "$pc" ] || { echo "pagepool.pc was not installed"; exit 1; }
+# PKG_CONFIG_PATH comes before PKG_CONFIG_LIBDIR (a cross build's
+# arm64 .pc files, for liburcu's): both are searched.
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 # DESTDIR moved everything under $dest: point the .pc's prefix there.
 prefix=$(pkg-config --variable=prefix pagepool)
@@ -20,10 +28,13 @@ flags=$(pkg-config --define-variable=prefix="$dest$prefix" --cflags --libs pagep
 libdir=$(pkg-config --define-variable=prefix="$dest$prefix" --variable=libdir pagepool)
 echo "pkg-config --cflags --libs pagepool: $flags"
 
-cc -std=gnu11 -Wall -Wextra -Werror -o "$dest/demo" "$src/tests/install/demo.c" $flags
-LD_LIBRARY_PATH="$libdir" "$dest/demo"
+echo "compiler: $cc${wrapper:+; run through: $wrapper}"
+# shellcheck disable=SC2086 # $cc: a command and its arguments
+$cc -std=gnu11 -Wall -Wextra -Werror -o "$dest/demo" "$src/tests/install/demo.c" $flags
+# shellcheck disable=SC2086 # the wrapper is a command and its arguments
+LD_LIBRARY_PATH="$libdir" $wrapper "$dest/demo"
 
 # The kernel-style driver, built from the installed headers only.
-cc -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -c -o "$dest/drv.o" \
+$cc -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -c -o "$dest/drv.o" \
 	"$src/tests/compat/sim_rx_driver.c" $flags
 echo "installed headers and library: OK"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * Fragment layout as Linux 6.12.117's x86-64 build gives it: a fragment
+ * Fragment layout as Linux 6.12.117 gives it (x86-64's numbers below; on
+ * arm64 the unit is 128, its ARCH_DMA_MINALIGN): a fragment
  * takes ALIGN(size, max(dma_get_cache_alignment(), __alignof__(struct
  * skb_shared_info))) bytes = ALIGN(size, 8), so 100-byte fragments start at
  * 0, 104, 208, ... (39 a 4 KiB page) and 1000-byte ones at 0, 1000, 2000;
@@ -25,24 +26,42 @@ static struct page_pool *make_pool(unsigned int order)
 	return pool;
 }
 
-static void test_x86_64_constants(void **state)
+/* The fragment unit, max(dma_get_cache_alignment(), 8), is the target's:
+ * 8 on x86-64, 128 on arm64 (ARCH_DMA_MINALIGN); the layouts below are
+ * computed from it. x86-64's numbers are in the comments. */
+#if defined(__aarch64__)
+#define FRAG_UNIT	128
+#else
+#define FRAG_UNIT	8
+#endif
+
+static void test_arch_constants(void **state)
 {
 	(void)state;
+#if defined(__aarch64__)
+	/* arm64 defines ARCH_DMA_MINALIGN 128 (asm/cache.h). */
+	assert_int_equal(dma_get_cache_alignment(), 128);
+#else
 	/* x86-64 defines no ARCH_DMA_MINALIGN: the kernel returns 1. */
 	assert_int_equal(dma_get_cache_alignment(), 1);
+#endif
 	assert_int_equal(__alignof__(struct skb_shared_info), 8);
 	assert_int_equal(sizeof(struct skb_shared_info), 320);
 	assert_int_equal(SKB_DATA_ALIGN(sizeof(struct skb_shared_info)), 320);
 }
 
-/* Carve fragments of @size until a new page starts; check each offset. */
-static void carve(unsigned int order, unsigned int size, unsigned int step,
-		  unsigned int per_page)
+/* Carve fragments of @size until a new page starts; check each offset.
+ * Each takes ALIGN(size, FRAG_UNIT); as many fit as start inside the page
+ * and end by its end. */
+static void carve(unsigned int order, unsigned int size)
 {
 	struct page_pool *pool = make_pool(order);
+	unsigned int step = ALIGN(size, FRAG_UNIT);
+	unsigned int per_page = (PAGE_SIZE << order) / step;
 	struct page *first, *p, *pages[512];
 	unsigned int off, i;
 
+	assert_true(per_page <= ARRAY_SIZE(pages));
 	first = page_pool_dev_alloc_frag(pool, &off, size);
 	assert_non_null(first);
 	assert_int_equal(off, 0);
@@ -79,21 +98,21 @@ static void carve(unsigned int order, unsigned int size, unsigned int step,
 static void test_100_bytes(void **state)
 {
 	(void)state;
-	carve(0, 100, 104, 39);		/* 39 * 104 = 4056, a 40th would end at 4160 */
+	carve(0, 100);		/* x86-64: 39 * 104 = 4056, a 40th would end at 4160 */
 }
 
 static void test_1000_bytes(void **state)
 {
 	(void)state;
-	carve(0, 1000, 1000, 4);
+	carve(0, 1000);		/* x86-64: 0, 1000, 2000, 3000 */
 }
 
 static void test_small_and_aligned(void **state)
 {
 	(void)state;
-	carve(0, 1, 8, 512);		/* even 1 byte takes 8 */
-	carve(0, 64, 64, 64);
-	carve(1, 100, 104, 78);		/* order 1: 8 KiB, 78 * 104 = 8112 */
+	carve(0, 1);		/* even 1 byte takes 8 (x86-64: 512 a page) */
+	carve(0, 64);		/* x86-64: 64 a page */
+	carve(1, 100);		/* order 1: 8 KiB, x86-64: 78 * 104 = 8112 */
 }
 
 /* page_pool_alloc(): a whole page above half a page; otherwise a fragment,
@@ -118,9 +137,9 @@ static void test_page_pool_alloc_sizes(void **state)
 	size = 1500;
 	q = page_pool_dev_alloc(pool, &off, &size);
 	assert_ptr_equal(q, p);
-	assert_int_equal(off, 1504);
-	/* 3008 + 1500 > 4096: this one takes the tail. */
-	assert_int_equal(size, PAGE_SIZE - 1504);
+	assert_int_equal(off, ALIGN(1500, FRAG_UNIT));	/* x86-64: 1504 */
+	/* x86-64: 3008 + 1500 > 4096: this one takes the tail. */
+	assert_int_equal(size, PAGE_SIZE - ALIGN(1500, FRAG_UNIT));
 	page_pool_put_page(pool, p, -1, false);
 	page_pool_put_page(pool, q, -1, false);
 	page_pool_destroy(pool);
@@ -141,8 +160,8 @@ static void test_alloc_va(void **state)
 	size = 100;
 	c = page_pool_dev_alloc_va(pool, &size);
 	assert_int_equal(((unsigned long)a) % PAGE_SIZE, 0);
-	assert_int_equal(b - a, 104);
-	assert_int_equal(c - a, 208);
+	assert_int_equal(b - a, ALIGN(100, FRAG_UNIT));		/* x86-64: 104 */
+	assert_int_equal(c - a, 2 * ALIGN(100, FRAG_UNIT));	/* 208 */
 	page_pool_free_va(pool, a, false);
 	page_pool_free_va(pool, b, false);
 	page_pool_free_va(pool, c, false);
@@ -189,7 +208,7 @@ static void test_xdp_frame_headroom(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_x86_64_constants),
+		cmocka_unit_test(test_arch_constants),
 		cmocka_unit_test(test_100_bytes),
 		cmocka_unit_test(test_1000_bytes),
 		cmocka_unit_test(test_small_and_aligned),

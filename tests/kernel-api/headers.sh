@@ -8,6 +8,11 @@
 set -eu
 build=$1
 cc=${2:-cc}
+# A cross build (tests/meson.build's test setup): the target's compiler.
+case $cc in
+cc) cc=${PAGEPOOL_CROSS_CC:-cc} ;;
+clang) cc="clang${PAGEPOOL_CROSS_TRIPLE:+ --target=$PAGEPOOL_CROSS_TRIPLE}" ;;
+esac
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 
@@ -20,7 +25,8 @@ inc=$(pkg-config --define-variable=prefix="$dest$prefix" --variable=includedir p
 passed=0 failed=0
 for h in $(cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort); do
 	printf '#include <%s>\n' "$h" >"$dest/t.c"
-	if "$cc" -std=gnu11 -Wall -Wextra -Werror $flags -c "$dest/t.c" -o "$dest/t.o" \
+	# shellcheck disable=SC2086 # $cc: a command with arguments
+	if $cc -std=gnu11 -Wall -Wextra -Werror $flags -c "$dest/t.c" -o "$dest/t.o" \
 		2>"$dest/err"; then
 		passed=$((passed + 1))
 	else

@@ -17,6 +17,14 @@ src=$2
 prog=$3
 cc=${4:-cc}
 shift $(( $# < 4 ? $# : 4 ))
+# A cross build (tests/meson.build's test setup): cc is the target's
+# compiler, clang is told the target, and the program runs through the
+# exe wrapper (qemu-user).
+case $cc in
+cc) cc=${PAGEPOOL_CROSS_CC:-cc} ;;
+clang) cc="clang${PAGEPOOL_CROSS_TRIPLE:+ --target=$PAGEPOOL_CROSS_TRIPLE}" ;;
+esac
+wrapper=${PAGEPOOL_EXE_WRAPPER:-}
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 
@@ -31,5 +39,6 @@ libdir=$(pkg-config --define-variable=prefix="$dest$prefix" --variable=libdir pa
 name=$(basename "$prog" .c)
 extra=${KAPI_EXTRA_CFLAGS:-}
 echo "$cc -std=gnu11 -Wall -Wextra -Werror${extra:+ $extra} -o $name $name.c${*:+ $*} $flags"
-"$cc" -std=gnu11 -Wall -Wextra -Werror $extra -o "$dest/$name" "$prog" "$@" $flags
-LD_LIBRARY_PATH="$libdir" "$dest/$name"
+# shellcheck disable=SC2086 # $cc and $wrapper: commands with arguments
+$cc -std=gnu11 -Wall -Wextra -Werror $extra -o "$dest/$name" "$prog" "$@" $flags
+LD_LIBRARY_PATH="$libdir" $wrapper "$dest/$name"

@@ -25,10 +25,17 @@ fail() {
 	failed=1
 }
 
+# A cross build (tests/meson.build's test setup): the target's compilers,
+# and every program runs through the exe wrapper (qemu-user).
+cc=${PAGEPOOL_CROSS_CC:-cc}
+clang="clang${PAGEPOOL_CROSS_TRIPLE:+ --target=$PAGEPOOL_CROSS_TRIPLE}"
+wrapper=${PAGEPOOL_EXE_WRAPPER:-}
+
 # run PROGRAM ARGS...: sets $out (stdout and stderr) and $rc.
 run() {
 	rc=0
-	out=$("$@" 2>&1) || rc=$?
+	# shellcheck disable=SC2086 # $wrapper: a command with arguments
+	out=$($wrapper "$@" 2>&1) || rc=$?
 }
 
 # The output must contain each fixed string given.
@@ -100,7 +107,10 @@ cases() {
 	if command -v taskset >/dev/null 2>&1; then
 		cpu=$(taskset -cp $$ | sed 's/.*: *//; s/[-,].*//')
 		tc=taskset
-		run taskset -c "$cpu" "$prog" loops=10
+		# taskset is the host's: the exe wrapper goes after it.
+		rc=0
+		# shellcheck disable=SC2086 # $wrapper: a command with arguments
+		out=$(taskset -c "$cpu" $wrapper "$prog" loops=10 2>&1) || rc=$?
 		status 0
 		has "$name: loaded on CPU $cpu:" \
 		    "PASS: tasklet ran on CPU $cpu, scheduled on CPU $cpu"
@@ -176,11 +186,11 @@ installed)
 	echo "pkg-config --cflags --libs pagepool-kmod: $flags"
 	mod="$src/tests/kmod/pp_kmod_test.c"
 
-	cc -std=gnu11 -Wall -Wextra -Werror -o "$dest/pp_kmod_test" "$mod" $flags
+	$cc -std=gnu11 -Wall -Wextra -Werror -o "$dest/pp_kmod_test" "$mod" $flags
 	cases "$dest/pp_kmod_test" pp_kmod_test
 
 	# kbuild's spelling of the name wins over the program's.
-	cc -std=gnu11 -O2 -Wall -Wextra -Werror -DKBUILD_MODNAME='"kbuild_name"' \
+	$cc -std=gnu11 -O2 -Wall -Wextra -Werror -DKBUILD_MODNAME='"kbuild_name"' \
 		-o "$dest/pp_kmod_named" "$mod" $flags
 	prog="$dest/pp_kmod_named"
 	tc=kbuild-modname
@@ -191,7 +201,7 @@ installed)
 	bad kbuild-modname-bad bogus=1 "Unknown parameter \`bogus'" "Unknown symbol in module"
 
 	if command -v clang >/dev/null 2>&1; then
-		clang -std=gnu11 -Wall -Wextra -Werror -o "$dest/pp_kmod_clang" "$mod" $flags
+		$clang -std=gnu11 -Wall -Wextra -Werror -o "$dest/pp_kmod_clang" "$mod" $flags
 		prog="$dest/pp_kmod_clang"
 		name=pp_kmod_clang
 		tc=clang

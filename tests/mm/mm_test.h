@@ -25,6 +25,9 @@
 
 #define MiB	(1UL << 20)
 #define PPMM_TEST_BLOCK	(1UL << MAX_PAGE_ORDER)	/* pages in the largest block */
+/* Bytes in the largest block: the arena's granule (4 MiB at 4 KiB pages,
+ * 32 MiB at 16 KiB, 512 MiB at 64 KiB). Arenas in tests are sized in it. */
+#define MM_BLOCK_BYTES	(PAGE_SIZE << MAX_PAGE_ORDER)
 #define PPMM_TEST_BATCH	63			/* default pcp_batch */
 
 struct mm_snap {
@@ -68,13 +71,14 @@ static inline void mm_snap_assert_equal(const struct mm_snap *a, const struct mm
 	assert_int_equal(a->free_pages, b->free_pages);
 }
 
-/* A fresh arena of @mb MiB with @nodes nodes and the given per-CPU list
- * tuning (0: defaults); any previous arena must be free. 4 KiB backing
- * keeps the pre-fault cost of small arenas low and predictable. */
-static inline void mm_arena(unsigned long mb, int nodes, int batch, int high)
+/* A fresh arena of @blocks largest blocks (MM_BLOCK_BYTES each) with
+ * @nodes nodes and the given per-CPU list tuning (0: defaults); any
+ * previous arena must be free. System-page backing keeps the pre-fault
+ * cost of small arenas low and predictable. */
+static inline void mm_arena(unsigned long blocks, int nodes, int batch, int high)
 {
 	struct pp_mem_config cfg = {
-		.size = mb * MiB,
+		.size = blocks * MM_BLOCK_BYTES,
 		.backing = PP_MEM_4K,
 		.nr_nodes = nodes,
 		.pcp_batch = batch,

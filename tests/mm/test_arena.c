@@ -7,6 +7,7 @@
  * it), and the address <-> page arithmetic.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,15 @@
 #include <unistd.h>
 
 #include "mm_test.h"
+
+#include "mm/mm_internal.h"
+
+/* Pages of an arena asked for @bytes: rounded up to whole largest blocks
+ * (so 8 MiB is 2 blocks at 4 KiB pages, one at 16 and 64 KiB). */
+static unsigned long pages_for(unsigned long bytes)
+{
+	return ALIGN(bytes, MM_BLOCK_BYTES) / PAGE_SIZE;
+}
 
 static void arena_with(const struct pp_mem_config *cfg, int expect)
 {
@@ -37,16 +47,16 @@ static void test_bad_config(void **state)
 
 static void test_init_twice_busy(void **state)
 {
-	mm_arena(8, 1, 0, 0);
-	assert_int_equal(pp_mem_init(&(struct pp_mem_config){ .size = 8 * MiB }), -EBUSY);
-	assert_int_equal(mm_total_pages(), 8 * MiB / PAGE_SIZE);
+	mm_arena(2, 1, 0, 0);
+	assert_int_equal(pp_mem_init(&(struct pp_mem_config){ .size = 2 * MM_BLOCK_BYTES }), -EBUSY);
+	assert_int_equal(mm_total_pages(), 2 * PPMM_TEST_BLOCK);
 }
 
 static void test_exit_busy_while_allocated(void **state)
 {
 	struct page *page, *other;
 
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	page = alloc_pages(GFP_KERNEL | __GFP_COMP, 2);
 	assert_non_null(page);
 	assert_int_equal(pp_mem_exit(), -EBUSY);
@@ -104,7 +114,7 @@ static void test_exit_busy_while_other_cpu_holds_pages(void **state)
 	struct holder h = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, -1 };
 	pthread_t t;
 
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	pthread_create(&t, NULL, pcp_holder, &h);
 	holder_wait(&h, 1);
 	assert_int_equal(h.cpu, 7);
@@ -118,21 +128,25 @@ static void test_exit_busy_while_other_cpu_holds_pages(void **state)
 
 static void test_size_rounding(void **state)
 {
-	arena_with(&(struct pp_mem_config){ .size = 5 * MiB, .backing = PP_MEM_4K }, 0);
-	assert_int_equal(pp_mem_map.end - pp_mem_map.base, 8 * MiB);
-	assert_int_equal(mm_total_pages(), 8 * MiB / PAGE_SIZE);
+	/* A block and a quarter: two blocks. */
+	arena_with(&(struct pp_mem_config){ .size = MM_BLOCK_BYTES + MM_BLOCK_BYTES / 4,
+					    .backing = PP_MEM_4K }, 0);
+	assert_int_equal(pp_mem_map.end - pp_mem_map.base, 2 * MM_BLOCK_BYTES);
+	assert_int_equal(mm_total_pages(), 2 * PPMM_TEST_BLOCK);
 
-	/* 16 MiB over 3 nodes: 5.3 MiB per node, rounded up to 8 MiB. */
-	arena_with(&(struct pp_mem_config){ .size = 16 * MiB, .backing = PP_MEM_4K,
+	/* 4 blocks over 3 nodes: 1.3 blocks per node, rounded up to 2. */
+	arena_with(&(struct pp_mem_config){ .size = 4 * MM_BLOCK_BYTES, .backing = PP_MEM_4K,
 					    .nr_nodes = 3 }, 0);
-	assert_int_equal(pp_mem_map.nr_pages, 24 * MiB / PAGE_SIZE);
+	assert_int_equal(pp_mem_map.nr_pages, 6 * PPMM_TEST_BLOCK);
 	assert_int_equal(pp_mem_free_blocks(2, MAX_PAGE_ORDER), 2);
 	assert_int_equal(pp_mem_free_blocks(3, MAX_PAGE_ORDER), 0);
 }
 
+/* mincore() reports one byte per system page, not per library page. */
 static void assert_resident(unsigned long start, unsigned long len)
 {
-	unsigned long n = len / PAGE_SIZE, i, resident = 0;
+	unsigned long sys = (unsigned long)sysconf(_SC_PAGESIZE);
+	unsigned long n = DIV_ROUND_UP(len, sys), i, resident = 0;
 	unsigned char *vec = malloc(n);
 
 	assert_non_null(vec);
@@ -149,22 +163,24 @@ static void check_arena_shape(unsigned long bytes)
 	assert_int_equal(pp_mem_map.end - pp_mem_map.base, bytes);
 	assert_int_equal(pp_mem_map.nr_pages, bytes / PAGE_SIZE);
 	assert_resident(pp_mem_map.base, bytes);
-	assert_resident((unsigned long)pp_mem_map.map & PAGE_MASK,
-			PAGE_ALIGN(pp_mem_map.nr_pages * sizeof(struct page)));
+	/* The struct page array is its own mapping: it starts on a system
+	 * page, not necessarily on a library page. */
+	assert_resident((unsigned long)pp_mem_map.map,
+			pp_mem_map.nr_pages * sizeof(struct page));
 }
 
 static void test_prefault_and_alignment_4k(void **state)
 {
-	arena_with(&(struct pp_mem_config){ .size = 12 * MiB, .backing = PP_MEM_4K }, 0);
-	check_arena_shape(12 * MiB);
+	arena_with(&(struct pp_mem_config){ .size = 3 * MM_BLOCK_BYTES, .backing = PP_MEM_4K }, 0);
+	check_arena_shape(3 * MM_BLOCK_BYTES);
 }
 
 static void test_thp_backing(void **state)
 {
 	struct page *page;
 
-	arena_with(&(struct pp_mem_config){ .size = 16 * MiB, .backing = PP_MEM_THP }, 0);
-	check_arena_shape(16 * MiB);
+	arena_with(&(struct pp_mem_config){ .size = 2 * MM_BLOCK_BYTES, .backing = PP_MEM_THP }, 0);
+	check_arena_shape(2 * MM_BLOCK_BYTES);
 	page = alloc_pages(GFP_KERNEL | __GFP_ZERO, 5);
 	assert_non_null(page);
 	__free_pages(page, 5);
@@ -185,26 +201,136 @@ static long meminfo(const char *key)
 	return v;
 }
 
-/* Without reserved huge pages MAP_HUGETLB fails: -ENOMEM, nothing left
- * behind. With enough reserved, it works (the CI machine has none unless
- * someone reserved them). */
+/* The default huge page size in bytes, 0 if the system has none. */
+static unsigned long huge_page_bytes(void)
+{
+	long kb = meminfo("Hugepagesize:");
+
+	return kb > 0 ? (unsigned long)kb << 10 : 0;
+}
+
+/* Without enough reserved huge pages MAP_HUGETLB fails: -ENOMEM, nothing
+ * left behind. With enough, it works (the CI machine has none unless
+ * someone reserved them). A largest block that is not a whole number of
+ * huge pages is -EINVAL before any mapping. */
 static void test_hugetlb_backing(void **state)
 {
 	long free_huge = meminfo("HugePages_Free:");
-	struct pp_mem_config cfg = { .size = 8 * MiB, .backing = PP_MEM_HUGETLB };
+	unsigned long huge = huge_page_bytes(), need;
+	struct pp_mem_config cfg = { .size = MM_BLOCK_BYTES, .backing = PP_MEM_HUGETLB };
 
 	pp_mem_drain_local();
 	assert_int_equal(pp_mem_exit(), 0);
-	if (free_huge == 0) {
+	if (!huge)
+		skip();		/* no hugetlb in this kernel */
+	if (MM_BLOCK_BYTES % huge) {
+		assert_int_equal(pp_mem_init(&cfg), -EINVAL);
+		assert_int_equal(pp_mem_map.nr_pages, 0);
+		return;
+	}
+	need = MM_BLOCK_BYTES / huge;
+	if (free_huge >= 0 && (unsigned long)free_huge < need) {
 		assert_int_equal(pp_mem_init(&cfg), -ENOMEM);
 		assert_int_equal(pp_mem_map.nr_pages, 0);
 		assert_int_equal(mm_total_pages(), 0);
-	} else if (free_huge >= 4) {
+	} else if (free_huge >= 0) {
 		assert_int_equal(pp_mem_init(&cfg), 0);
-		check_arena_shape(8 * MiB);
+		check_arena_shape(MM_BLOCK_BYTES);
 	} else {
 		skip();
 	}
+}
+
+/* A default huge page larger than the largest block (as 512 MiB huge
+ * pages under a 16 KiB library page would be): refused with -EINVAL and a
+ * message, whatever is reserved; the other backings do not care. */
+static void test_hugetlb_block_not_multiple(void **state)
+{
+	struct pp_mem_config cfg = { .size = MM_BLOCK_BYTES, .backing = PP_MEM_HUGETLB };
+
+	pp_mem_drain_local();
+	assert_int_equal(pp_mem_exit(), 0);
+	ppmm_test_huge_page_size = 2 * MM_BLOCK_BYTES;
+	pp_test_log_clear();
+	assert_int_equal(pp_mem_init(&cfg), -EINVAL);
+	assert_true(pp_test_log_contains("not a multiple of the default huge page size"));
+	assert_int_equal(pp_mem_map.nr_pages, 0);
+	cfg.backing = PP_MEM_4K;
+	assert_int_equal(pp_mem_init(&cfg), 0);
+	ppmm_test_huge_page_size = 0;
+	assert_int_equal(pp_mem_exit(), 0);
+}
+
+/* A system page larger than the library's PAGE_SIZE (a 4 KiB build on a
+ * 64 KiB kernel) is refused when the arena is created: pp_mem_init() and
+ * the first allocation's default arena fail with -EINVAL, and the message
+ * names both sizes and the meson option. The system page size is the test
+ * override here, as this machine's kernel has the page size it has. */
+static void test_sys_page_larger_refused(void **state)
+{
+	char msg[128];
+
+	pp_mem_drain_local();
+	assert_int_equal(pp_mem_exit(), 0);
+	ppmm_test_sys_page_size = 2 * (long)PAGE_SIZE;
+	assert_int_equal(ppmm_sys_page_size(), 2 * (long)PAGE_SIZE);
+	snprintf(msg, sizeof(msg), "library PAGE_SIZE %lu is smaller than the system page size %ld",
+		 PAGE_SIZE, 2 * (long)PAGE_SIZE);
+	pp_test_log_clear();
+	assert_int_equal(pp_mem_init(&(struct pp_mem_config){ .backing = PP_MEM_4K }), -EINVAL);
+	assert_true(pp_test_log_contains(msg));
+	assert_true(pp_test_log_contains("-Dpage_size="));
+	assert_int_equal(pp_mem_map.nr_pages, 0);
+
+	/* The default arena: the first allocation fails, nothing aborts. */
+	pp_test_log_clear();
+	setenv("PAGEPOOL_MEM_MB", "8", 1);
+	assert_null(alloc_page(GFP_KERNEL | __GFP_NOWARN));
+	assert_int_equal(ppmm_arena_default(), -EINVAL);
+	unsetenv("PAGEPOOL_MEM_MB");
+	assert_true(pp_test_log_contains(msg));
+	assert_int_equal(pp_mem_map.nr_pages, 0);
+
+	/* Equal, or a library page larger than the system's, is fine. */
+	ppmm_test_sys_page_size = (long)PAGE_SIZE;
+	arena_with(&(struct pp_mem_config){ .backing = PP_MEM_4K, .size = MM_BLOCK_BYTES }, 0);
+	ppmm_test_sys_page_size = (long)PAGE_SIZE / 4;
+	arena_with(&(struct pp_mem_config){ .backing = PP_MEM_4K, .size = MM_BLOCK_BYTES }, 0);
+	ppmm_test_sys_page_size = 0;
+	assert_int_equal(ppmm_sys_page_size(), sysconf(_SC_PAGESIZE));
+	assert_int_equal(pp_mem_exit(), 0);
+}
+
+/* The machine's memory is counted in bytes (system pages times the system
+ * page size), not in library pages: a size just over it is refused, just
+ * under or equal fits, whatever PAGE_SIZE is. Only the real over case is
+ * tried with pp_mem_init(): an arena just under would pre-fault all of
+ * the machine. */
+static void test_size_vs_machine_memory(void **state)
+{
+	long phys = sysconf(_SC_PHYS_PAGES), sys = sysconf(_SC_PAGESIZE);
+	size_t bytes;
+
+	assert_true(phys > 0 && sys > 0);
+	bytes = (size_t)phys * (size_t)sys;
+	assert_true(ppmm_size_fits_phys(bytes, phys, sys));
+	assert_true(ppmm_size_fits_phys(bytes - 1, phys, sys));
+	assert_false(ppmm_size_fits_phys(bytes + 1, phys, sys));
+	arena_with(&(struct pp_mem_config){ .size = bytes + 1, .backing = PP_MEM_4K }, -ENOMEM);
+	assert_int_equal(pp_mem_map.nr_pages, 0);
+
+	/* A 24 GiB machine with 64 KiB system pages (393216 of them): 2 GiB
+	 * fits, 24 GiB fits exactly, a page more does not; the same with
+	 * 4 KiB system pages. */
+	assert_true(ppmm_size_fits_phys(2UL << 30, 393216, 65536));
+	assert_true(ppmm_size_fits_phys(24UL << 30, 393216, 65536));
+	assert_false(ppmm_size_fits_phys((24UL << 30) + 65536, 393216, 65536));
+	assert_true(ppmm_size_fits_phys(24UL << 30, 6291456, 4096));
+	assert_false(ppmm_size_fits_phys((24UL << 30) + 1, 6291456, 4096));
+	/* Unknown memory fits anything; a product past size_t does not wrap. */
+	assert_true(ppmm_size_fits_phys(SIZE_MAX / 2, -1, 4096));
+	assert_true(ppmm_size_fits_phys(SIZE_MAX / 2, 1024, 0));
+	assert_true(ppmm_size_fits_phys(SIZE_MAX / 2, LONG_MAX, 65536));
 }
 
 /* The first allocation creates the default arena; PAGEPOOL_MEM_MB sizes
@@ -219,7 +345,7 @@ static void test_default_arena_on_first_alloc(void **state)
 	page = alloc_page(GFP_KERNEL);
 	unsetenv("PAGEPOOL_MEM_MB");
 	assert_non_null(page);
-	assert_int_equal(mm_total_pages(), 8 * MiB / PAGE_SIZE);
+	assert_int_equal(mm_total_pages(), pages_for(8 * MiB));
 	assert_true(virt_addr_valid(page_address(page)));
 	__free_page(page);
 	assert_int_equal(pp_mem_exit(), 0);
@@ -250,7 +376,7 @@ static void test_default_arena_once(void **state)
 	unsetenv("PAGEPOOL_MEM_MB");
 	assert_non_null(pa);
 	assert_non_null(pb);
-	assert_int_equal(pp_mem_map.nr_pages, 8 * MiB / PAGE_SIZE);
+	assert_int_equal(pp_mem_map.nr_pages, pages_for(8 * MiB));
 	assert_true(virt_addr_valid(page_address(pa)));
 	assert_true(virt_addr_valid(page_address(pb)));
 	/* Both threads exited: their lists were drained. */
@@ -263,7 +389,7 @@ static void test_address_arithmetic(void **state)
 	struct page *page;
 	void *addr;
 
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	page = alloc_page(GFP_KERNEL);
 	addr = page_address(page);
 	assert_ptr_equal(virt_to_page(addr), page);
@@ -292,6 +418,9 @@ int main(void)
 		cmocka_unit_test(test_prefault_and_alignment_4k),
 		cmocka_unit_test(test_thp_backing),
 		cmocka_unit_test(test_hugetlb_backing),
+		cmocka_unit_test(test_hugetlb_block_not_multiple),
+		cmocka_unit_test(test_sys_page_larger_refused),
+		cmocka_unit_test(test_size_vs_machine_memory),
 		cmocka_unit_test(test_default_arena_on_first_alloc),
 		cmocka_unit_test(test_default_arena_once),
 		cmocka_unit_test(test_address_arithmetic),

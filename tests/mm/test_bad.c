@@ -69,7 +69,7 @@ static void still_works(void)
 
 static int setup(void **state)
 {
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	return 0;
 }
 
@@ -269,7 +269,7 @@ static void test_freed_page_pool_page(void **state)
 	unsigned long total = mm_total_pages(), free0;
 	struct pp_mem_counters c0, c1;
 	unsigned long warns = pp_warn_count();
-	static struct page *all[2048];
+	static struct page *all[2 * PPMM_TEST_BLOCK];	/* the whole arena */
 	struct pp_mem_stats st;
 	unsigned long n;
 

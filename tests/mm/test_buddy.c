@@ -10,7 +10,7 @@
 
 #include "mm_test.h"
 
-#define ARENA_MB	16
+#define ARENA_BLOCKS	4
 
 struct blk {
 	struct page *page;
@@ -29,13 +29,13 @@ static unsigned long rnd(void)
 
 static int setup(void **state)
 {
-	mm_arena(ARENA_MB, 1, 0, 0);
+	mm_arena(ARENA_BLOCKS, 1, 0, 0);
 	return 0;
 }
 
 static void test_initial_state(void **state)
 {
-	unsigned long total = ARENA_MB * MiB / PAGE_SIZE;
+	unsigned long total = ARENA_BLOCKS * PPMM_TEST_BLOCK;
 	unsigned int o;
 
 	assert_int_equal(mm_total_pages(), total);

@@ -12,13 +12,13 @@
 
 static int setup(void **state)
 {
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	return 0;
 }
 
 static int setup_2nodes(void **state)
 {
-	mm_arena(16, 2, 0, 0);
+	mm_arena(4, 2, 0, 0);
 	return 0;
 }
 
@@ -196,7 +196,7 @@ static void test_thisnode(void **state)
 	struct page *blocks[4];
 	unsigned long i, n;
 
-	/* Node 0 (8 MiB: two largest blocks) taken. */
+	/* Node 0 (two largest blocks) taken. */
 	for (i = 0; i < 2; i++) {
 		blocks[i] = alloc_pages_node(0, GFP_KERNEL | __GFP_THISNODE, MAX_PAGE_ORDER);
 		assert_non_null(blocks[i]);

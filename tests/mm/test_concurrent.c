@@ -160,7 +160,7 @@ static void test_two_threads(void **state)
 	pthread_t t[2];
 	int i;
 
-	mm_arena(8, 1, 16, 64);	/* small lists: many refills and drains */
+	mm_arena(2, 1, 16, 64);	/* small lists: many refills and drains */
 	mm_snap_take(&before);
 	pp_mem_get_counters(&c0);
 	pthread_barrier_init(&start, NULL, 2);
@@ -241,7 +241,7 @@ static void test_exhaust_concurrently(void **state)
 	pthread_t t[2];
 	int i;
 
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	total = mm_total_pages();
 	pthread_barrier_init(&start, NULL, 2);
 	pthread_barrier_init(&full, NULL, 3);

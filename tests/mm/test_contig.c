@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * alloc_contig_pages() and free_contig_range(): runs of 1, 1023, 1024 and
- * 4096 pages are physically contiguous order-0 pages with refcount 1 each,
+ * alloc_contig_pages() and free_contig_range(): runs of 1, one largest
+ * block less one page, one block and four blocks of pages are physically contiguous order-0 pages with refcount 1 each,
  * taken from the buddy lists exactly (free_pages drops by the run, the
  * excess of a split block goes back), zeroed on __GFP_ZERO, accessible
  * while the rest stays poisoned; given back the lists are as they were and
@@ -19,17 +19,22 @@
 
 #include "poison_check.h"
 
-#define ARENA_MB	32	/* 8 largest blocks */
+#define ARENA_BLOCKS	8	/* largest blocks */
+#define B		PPMM_TEST_BLOCK	/* pages in one: 1024 at 4 KiB pages */
+/* A count of pages as a share of a largest block: @n4k at 4 KiB pages
+ * (where a block is 1024 pages), as much more as a block has more pages
+ * at larger ones, so a run spans the same blocks in every build. */
+#define NR(n4k)		((n4k) * B / 1024)
 
 static int setup(void **state)
 {
-	mm_arena(ARENA_MB, 1, 0, 0);
+	mm_arena(ARENA_BLOCKS, 1, 0, 0);
 	return 0;
 }
 
 static int setup_small(void **state)
 {
-	mm_arena(8, 1, 0, 0);	/* 2 largest blocks, 2048 pages */
+	mm_arena(2, 1, 0, 0);	/* 2 largest blocks, 2 * B pages */
 	return 0;
 }
 
@@ -111,26 +116,26 @@ static void test_run_1(void **state)
 	run_of(1);
 }
 
-static void test_run_1023(void **state)
+static void test_run_block_less_one(void **state)
 {
-	run_of(1023);
+	run_of(B - 1);
 }
 
-static void test_run_1024(void **state)
+static void test_run_block(void **state)
 {
-	run_of(1024);
+	run_of(B);
 }
 
-static void test_run_4096(void **state)
+static void test_run_4_blocks(void **state)
 {
-	run_of(4096);
+	run_of(4 * B);
 }
 
 /* Odd sizes across block boundaries, one after the other with the
  * previous ones held: runs never overlap and the count is exact. */
 static void test_runs_do_not_overlap(void **state)
 {
-	static const unsigned long nrs[] = { 3, 1500, 1, 2049, 17, 700, 1024, 5 };
+	const unsigned long nrs[] = { 3, NR(1500), 1, 2 * B + 1, 17, NR(700), B, 5 };
 	struct page *runs[ARRAY_SIZE(nrs)];
 	unsigned long free0 = mm_free_pages(), sum = 0, i, j;
 
@@ -186,7 +191,7 @@ static void test_zeroed(void **state)
  * own, in any order, and the lists come back whole. */
 static void test_pages_put_one_by_one(void **state)
 {
-	unsigned long nr = 1023, i, j, t, *order;
+	unsigned long nr = B - 1, i, j, t, *order;
 	struct mm_snap before, after;
 	struct page *first;
 
@@ -214,8 +219,8 @@ static void test_pages_put_one_by_one(void **state)
 
 /*
  * One page held at the bottom of the first block: no free largest block
- * is left there, yet the 1023 pages above it and the next block make a
- * run of 2047 (adjacent smaller blocks); 2048 has no room.
+ * is left there, yet the B - 1 pages above it and the next block make a
+ * run of 2 * B - 1 (adjacent smaller blocks); 2 * B has no room.
  */
 static void test_run_from_adjacent_blocks(void **state)
 {
@@ -226,18 +231,18 @@ static void test_run_from_adjacent_blocks(void **state)
 	assert_non_null(pin);
 	assert_int_equal(page_to_pfn(pin), PP_PFN_OFFSET);	/* lowest first */
 	pp_mem_get_counters(&c0);
-	assert_null(alloc_contig_pages(2048, GFP_KERNEL | __GFP_NOWARN, NUMA_NO_NODE, NULL));
+	assert_null(alloc_contig_pages(2 * B, GFP_KERNEL | __GFP_NOWARN, NUMA_NO_NODE, NULL));
 	pp_mem_get_counters(&c1);
 	assert_int_equal(c1.alloc_failed, c0.alloc_failed + 1);
 	/* The failed try drained this CPU's list, whose pages held the
 	 * first block apart. */
 	assert_int_equal(pp_mem_pcp_count(0, 0), 0);
-	run = alloc_contig_pages(2047, GFP_KERNEL, NUMA_NO_NODE, NULL);
+	run = alloc_contig_pages(2 * B - 1, GFP_KERNEL, NUMA_NO_NODE, NULL);
 	assert_non_null(run);
 	assert_ptr_equal(run, pin + 1);
-	assert_run(run, 2047);
+	assert_run(run, 2 * B - 1);
 	assert_int_equal(mm_free_pages(), 0);
-	free_contig_range(page_to_pfn(run), 2047);
+	free_contig_range(page_to_pfn(run), 2 * B - 1);
 	put_page(pin);
 	mm_assert_all_free();
 }
@@ -251,9 +256,9 @@ static void test_exhaustion(void **state)
 	pp_mem_get_counters(&c0);
 	warns = pp_warn_count();
 	pp_test_log_clear();
-	assert_null(alloc_contig_pages(2049, GFP_KERNEL | __GFP_NOWARN, NUMA_NO_NODE, NULL));
+	assert_null(alloc_contig_pages(2 * B + 1, GFP_KERNEL | __GFP_NOWARN, NUMA_NO_NODE, NULL));
 	assert_false(pp_test_log_contains("contiguous allocation failure"));
-	all = alloc_contig_pages(2048, GFP_KERNEL, NUMA_NO_NODE, NULL);
+	all = alloc_contig_pages(2 * B, GFP_KERNEL, NUMA_NO_NODE, NULL);
 	assert_non_null(all);
 	assert_int_equal(mm_free_pages(), 0);
 	assert_null(alloc_contig_pages(1, GFP_KERNEL | __GFP_NOWARN, NUMA_NO_NODE, NULL));
@@ -265,10 +270,10 @@ static void test_exhaustion(void **state)
 	assert_int_equal(c1.alloc_failed, c0.alloc_failed + 4);
 	assert_int_equal(pp_warn_count(), warns);
 	/* One page back: exactly one page can be had again. */
-	put_page(all + 2047);
+	put_page(all + 2 * B - 1);
 	one = alloc_contig_pages(1, GFP_KERNEL, NUMA_NO_NODE, NULL);
-	assert_ptr_equal(one, all + 2047);
-	free_contig_range(page_to_pfn(all), 2048);
+	assert_ptr_equal(one, all + 2 * B - 1);
+	free_contig_range(page_to_pfn(all), 2 * B);
 	mm_assert_all_free();
 }
 
@@ -282,7 +287,7 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(pp_warn_count(), warns);
 	assert_null(alloc_contig_pages(4, GFP_KERNEL | __GFP_COMP, NUMA_NO_NODE, NULL));
 	assert_int_equal(pp_warn_count(), warns + 1);
-	assert_null(alloc_contig_pages(ARENA_MB * MiB / PAGE_SIZE + 1, GFP_KERNEL | __GFP_NOWARN,
+	assert_null(alloc_contig_pages(ARENA_BLOCKS * B + 1, GFP_KERNEL | __GFP_NOWARN,
 				       NUMA_NO_NODE, NULL));
 	assert_int_equal(mm_free_pages(), free0);
 	free_contig_range(page_to_pfn(pp_mem_map.map), 0);	/* nothing */
@@ -306,22 +311,22 @@ static void test_fault_injection(void **state)
 	mm_assert_all_free();
 }
 
-/* Two nodes of 2048 pages: the node asked for, the nodemask, and a run
+/* Two nodes of 2 * B pages: the node asked for, the nodemask, and a run
  * never spans nodes. */
 static void test_nodes(void **state)
 {
 	nodemask_t only1 = NODE_MASK_NONE, none = NODE_MASK_NONE;
 	struct page *a, *b;
 
-	mm_arena(16, 2, 0, 0);
+	mm_arena(4, 2, 0, 0);
 	node_set(1, only1);
 	assert_true(node_isset(1, only1));
 	assert_false(node_isset(0, only1));
 	assert_false(node_isset(MAX_NUMNODES, only1));
 
-	a = alloc_contig_pages(2048, GFP_KERNEL, 0, NULL);
+	a = alloc_contig_pages(2 * B, GFP_KERNEL, 0, NULL);
 	assert_non_null(a);
-	assert_run(a, 2048);
+	assert_run(a, 2 * B);
 	assert_int_equal(page_to_nid(a), 0);
 	/* Node 0 is full: __GFP_THISNODE has nothing, without it node 1. */
 	assert_null(alloc_contig_pages(10, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, 0, NULL));
@@ -329,11 +334,11 @@ static void test_nodes(void **state)
 	assert_non_null(b);
 	assert_int_equal(page_to_nid(b), 1);
 	free_contig_range(page_to_pfn(b), 10);
-	free_contig_range(page_to_pfn(a), 2048);
+	free_contig_range(page_to_pfn(a), 2 * B);
 	pp_mem_drain_local();
 
 	/* More than a node: no run, though the arena has the pages. */
-	assert_null(alloc_contig_pages(2049, GFP_KERNEL | __GFP_NOWARN, NUMA_NO_NODE, NULL));
+	assert_null(alloc_contig_pages(2 * B + 1, GFP_KERNEL | __GFP_NOWARN, NUMA_NO_NODE, NULL));
 	a = alloc_contig_pages(1000, GFP_KERNEL, 0, &only1);
 	assert_non_null(a);
 	assert_int_equal(page_to_nid(a), 1);
@@ -341,7 +346,7 @@ static void test_nodes(void **state)
 	assert_null(alloc_contig_pages(1, GFP_KERNEL | __GFP_NOWARN, NUMA_NO_NODE, &none));
 	free_contig_range(page_to_pfn(a), 1000);
 	mm_assert_all_free();
-	mm_arena(ARENA_MB, 1, 0, 0);
+	mm_arena(ARENA_BLOCKS, 1, 0, 0);
 }
 
 struct expect {
@@ -546,9 +551,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_run_1, setup),
-		cmocka_unit_test_setup(test_run_1023, setup),
-		cmocka_unit_test_setup(test_run_1024, setup),
-		cmocka_unit_test_setup(test_run_4096, setup),
+		cmocka_unit_test_setup(test_run_block_less_one, setup),
+		cmocka_unit_test_setup(test_run_block, setup),
+		cmocka_unit_test_setup(test_run_4_blocks, setup),
 		cmocka_unit_test_setup(test_runs_do_not_overlap, setup),
 		cmocka_unit_test_setup(test_zeroed, setup),
 		cmocka_unit_test_setup(test_pages_put_one_by_one, setup),

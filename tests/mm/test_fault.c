@@ -10,7 +10,7 @@
 
 static int setup(void **state)
 {
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	return 0;
 }
 

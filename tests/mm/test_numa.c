@@ -10,17 +10,18 @@
 #include "mm_test.h"
 
 #define NODES	2
-#define NODE_MB	8
+#define NODE_BLOCKS	2	/* largest blocks per node */
+#define NODE_BYTES	(NODE_BLOCKS * MM_BLOCK_BYTES)
 
 static int setup(void **state)
 {
-	mm_arena(NODES * NODE_MB, NODES, 0, 0);
+	mm_arena(NODES * NODE_BLOCKS, NODES, 0, 0);
 	return 0;
 }
 
 static int nid_of_addr(const void *addr)
 {
-	return (int)(((unsigned long)addr - pp_mem_map.base) / (NODE_MB * MiB));
+	return (int)(((unsigned long)addr - pp_mem_map.base) / NODE_BYTES);
 }
 
 static int count_nid(struct page *page, void *arg)
@@ -41,9 +42,9 @@ static void test_layout(void **state)
 	assert_int_equal(nr_node_ids, NODES);
 	assert_int_equal(pp_mem_walk(count_nid, per_node), 0);
 	for (nid = 0; nid < NODES; nid++) {
-		assert_int_equal(per_node[nid], NODE_MB * MiB / PAGE_SIZE);
+		assert_int_equal(per_node[nid], NODE_BLOCKS * PPMM_TEST_BLOCK);
 		assert_int_equal(pp_mem_free_blocks(nid, MAX_PAGE_ORDER),
-				 NODE_MB * MiB / (PAGE_SIZE << MAX_PAGE_ORDER));
+				 NODE_BLOCKS);
 	}
 	assert_int_equal(cpu_to_node(0), 0);
 	assert_int_equal(cpu_to_node(1), 1);
@@ -110,7 +111,7 @@ static void test_local_node(void **state)
  * __GFP_THISNODE. */
 static void test_fallback_and_thisnode(void **state)
 {
-	struct page *blocks[NODE_MB * MiB / (PAGE_SIZE << MAX_PAGE_ORDER)];
+	struct page *blocks[NODE_BLOCKS];
 	struct pp_mem_counters c0, c1;
 	struct page *p;
 	unsigned long i;
@@ -160,7 +161,7 @@ static void test_bad_node_warns_and_uses_local(void **state)
 
 static void test_back_to_one_node(void **state)
 {
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	assert_int_equal(nr_node_ids, 1);
 	assert_int_equal(cpu_to_node(1), 0);
 	assert_int_equal(pp_mem_free_blocks(1, MAX_PAGE_ORDER), 0);

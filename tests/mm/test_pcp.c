@@ -16,13 +16,13 @@
 
 static int setup_small(void **state)
 {
-	mm_arena(16, 1, BATCH, HIGH);
+	mm_arena(4, 1, BATCH, HIGH);
 	return 0;
 }
 
 static int setup_default(void **state)
 {
-	mm_arena(16, 1, 0, 0);
+	mm_arena(4, 1, 0, 0);
 	return 0;
 }
 

@@ -9,7 +9,7 @@
 
 static int setup(void **state)
 {
-	mm_arena(8, 1, 0, 0);
+	mm_arena(2, 1, 0, 0);
 	return 0;
 }
 
@@ -106,7 +106,7 @@ static void test_finds_page_pool_pages(void **state)
 
 static void test_stats(void **state)
 {
-	unsigned long total = 8 * MiB / PAGE_SIZE;
+	unsigned long total = 2 * PPMM_TEST_BLOCK;
 	struct pp_mem_stats st;
 	struct page *p;
 

@@ -36,6 +36,15 @@ def call(f, req):
     return json.loads(line)
 
 
+# A cross build (tests/meson.build's test setup): the target's compiler,
+# and the program runs through the exe wrapper (qemu-user, which keeps the
+# pid: the socket is still named after prog.pid).
+CC = os.environ.get("PAGEPOOL_CROSS_CC", "cc").split()
+WRAPPER = os.environ.get("PAGEPOOL_EXE_WRAPPER", "").split()
+# The comm the server reports is /proc/self/comm: under qemu-user the
+# emulator's (qemu does not emulate comm), as the kernel gives it.
+COMM = (os.path.basename(WRAPPER[0]) if WRAPPER else "observed")[:15]
+
 with tempfile.TemporaryDirectory() as dest:
     subprocess.run(["meson", "install", "-C", build, "--destdir", dest, "--no-rebuild",
                     "--quiet"], check=True, stdout=subprocess.DEVNULL)
@@ -49,14 +58,14 @@ with tempfile.TemporaryDirectory() as dest:
     flags = pkg("--define-variable=prefix=" + dest + prefix, "--cflags", "--libs", "pagepool")
     libdir = pkg("--define-variable=prefix=" + dest + prefix, "--variable=libdir", "pagepool")
     exe = os.path.join(dest, "observed")
-    subprocess.run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-o", exe,
+    subprocess.run(CC + ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-o", exe,
                     os.path.join(src, "tests/telemetry/observed.c")] + shlex.split(flags),
                    check=True)
 
     sockdir = os.path.join(dest, "sockets")
     run_env = dict(os.environ, LD_LIBRARY_PATH=libdir, PAGEPOOL_TELEMETRY="1",
                    PAGEPOOL_TELEMETRY_DIR=sockdir)
-    prog = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=run_env)
+    prog = subprocess.Popen(WRAPPER + [exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=run_env)
     first = prog.stdout.readline().decode().split()
     if not first:
         fail("observed printed nothing (exit %s)" % prog.wait())
@@ -93,7 +102,7 @@ with tempfile.TemporaryDirectory() as dest:
             if got[k] != want[k]:
                 fail("page-pool-stats-get %s=%s, the program said %s" % (k, got[k], want[k]))
     r = call(f, {"op": "process-get"})
-    if r["reply"]["pid"] != prog.pid or r["reply"]["comm"] != "observed":
+    if r["reply"]["pid"] != prog.pid or r["reply"]["comm"] != COMM:
         fail("process-get: %s" % r)
     f.write(b"not json\n")
     f.flush()

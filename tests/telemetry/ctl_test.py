@@ -37,6 +37,20 @@ STAT_HEADS = ["FAST", "SLOW", "SLOW-HO", "EMPTY", "REFILL", "WAIVE", "CACHED",
 # is inflight pages times it. Read from <generated/autoconf.h> in main().
 PAGE_SIZE = None
 
+# A cross build (tests/meson.build's test setup): the target's compiler,
+# and every program (targets, pagepool-ctl, the benchmark) runs through
+# the exe wrapper (qemu-user, which keeps the pid the sockets are named by).
+CC = os.environ.get("PAGEPOOL_CROSS_CC", "cc").split()
+WRAPPER = os.environ.get("PAGEPOOL_EXE_WRAPPER", "").split()
+
+
+def comm(name):
+    """The COMM the server reports for program NAME: its /proc/self/comm,
+    which under qemu-user is the emulator's (qemu emulates /proc/self/maps,
+    stat, cmdline, not comm): then the wrapper's name, as the kernel
+    gives it (15 bytes)."""
+    return (os.path.basename(WRAPPER[0]) if WRAPPER else name)[:15]
+
 # What ctl_target.c's two pools must show, by the kernel's algorithm
 # (net/core/page_pool.c of Linux 6.12, as tests/kernel-api/stats_sequences.c
 # derives it):
@@ -118,7 +132,7 @@ class Installed:
         out = os.path.join(self.dest, name)
         extra = os.environ.get("CTL_EXTRA_CFLAGS", "").split()
         # -g: the holders' take sites are named by file and line.
-        cmd = ["cc", "-std=gnu11", "-g", "-Wall", "-Wextra", "-Werror"] + extra + \
+        cmd = CC + ["-std=gnu11", "-g", "-Wall", "-Wextra", "-Werror"] + extra + \
               ["-o", out] + sources + self.flags
         print(" ".join(cmd))
         subprocess.run(cmd, check=True)
@@ -134,7 +148,7 @@ class Target:
 
     def __init__(self, inst, prog, sockdir):
         env = dict(os.environ, LD_LIBRARY_PATH=inst.libdir)
-        self.p = subprocess.Popen([prog, sockdir], stdin=subprocess.PIPE,
+        self.p = subprocess.Popen(WRAPPER + [prog, sockdir], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, env=env)
         self.pid = self.p.pid
 
@@ -158,7 +172,7 @@ class Target:
 def run_ctl(inst, args, sockdir=None, env=None, timeout=30):
     """pagepool-ctl ARGS; the socket directory by --dir, or by the
     environment when sockdir is None (env has PAGEPOOL_TELEMETRY_DIR)."""
-    cmd = [inst.ctl] + (["--dir", sockdir] if sockdir else []) + args
+    cmd = WRAPPER + [inst.ctl] + (["--dir", sockdir] if sockdir else []) + args
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                        env=env if env is not None else os.environ)
     print("$ pagepool-ctl %s -> %d" % (" ".join(args), r.returncode))
@@ -242,7 +256,7 @@ def test_state(inst, args):
         check_eq(num(rows[0]["INFLIGHT"]), a["inflight"] + b["inflight"], "list INFLIGHT")
         check_eq(num(rows[0]["INFLIGHT-MEM"]), a["inflight-mem"] + b["inflight-mem"],
                  "list INFLIGHT-MEM")
-        check_eq(rows[0]["COMM"], "ctl_target", "list COMM")
+        check_eq(rows[0]["COMM"], comm("ctl_target"), "list COMM")
     r = run_ctl(inst, ["list", "--json"], sockdir)
     procs = json.loads(r.stdout) if r.returncode == 0 else []
     if check_eq(len(procs), 1, "list --json: one process"):
@@ -351,7 +365,7 @@ def test_state(inst, args):
 
     # On a terminal, each refresh clears the screen first.
     master, slave = pty.openpty()
-    w = subprocess.run([inst.ctl, "--dir", sockdir, "watch", "-n", "1", "-i", "0.1"],
+    w = subprocess.run(WRAPPER + [inst.ctl, "--dir", sockdir, "watch", "-n", "1", "-i", "0.1"],
                        stdout=slave, stderr=subprocess.PIPE, timeout=30)
     os.close(slave)
     tty = b""
@@ -389,7 +403,7 @@ def test_pp_hold(inst, args):
                    simnic)
     t = Target(inst, prog, sockdir)
     ifindex = int(t.readline().split()[1])
-    ev = subprocess.Popen([inst.ctl, "--dir", sockdir, "-p", str(t.pid), "events", "-n", "3"],
+    ev = subprocess.Popen(WRAPPER + [inst.ctl, "--dir", sockdir, "-p", str(t.pid), "events", "-n", "3"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # Subscribed before the device moves: the line that says so.
     check("subscribed" in ev.stderr.readline(), "events: subscribed")
@@ -447,13 +461,13 @@ def test_bench(inst, args):
     env = dict(os.environ, PAGEPOOL_TELEMETRY="1", PAGEPOOL_TELEMETRY_DIR=sockdir)
     # One scenario, (c) page_pool with TX completion on the RX CPU, on the
     # direct backend, for about 4 s.
-    b = subprocess.Popen([bench, "reps=1", "warmup_ms=100", "window_ms=4000",
+    b = subprocess.Popen(WRAPPER + [bench, "reps=1", "warmup_ms=100", "window_ms=4000",
                           "scenarios=0x4", "dma=2"],
                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seen = None
     deadline = time.time() + 20
     while time.time() < deadline and b.poll() is None:
-        r = subprocess.run([inst.ctl, "--dir", sockdir, "list", "--json"], capture_output=True,
+        r = subprocess.run(WRAPPER + [inst.ctl, "--dir", sockdir, "list", "--json"], capture_output=True,
                            text=True)
         procs = json.loads(r.stdout) if r.returncode == 0 and r.stdout else []
         if procs and procs[0].get("pools", 0) >= 1 and procs[0].get("inflight", 0) > 0:
@@ -463,7 +477,8 @@ def test_bench(inst, args):
     if check(seen is not None, "list shows the benchmark with pools inflight"):
         check_eq(seen.get("pid"), b.pid, "list: the benchmark's pid")
         r = run_ctl(inst, ["list"], sockdir)
-        check(str(b.pid) in r.stdout and "bench_xdp_redir" in r.stdout, "list (table)")
+        check(str(b.pid) in r.stdout and comm("bench_xdp_redirect") in r.stdout,
+              "list (table)")
         r = run_ctl(inst, ["-p", str(b.pid), "dump", "--json"], sockdir)
         pools = json.loads(r.stdout) if r.returncode == 0 else []
         check(len(pools) >= 1, "dump --json: %d pools" % len(pools))
@@ -594,7 +609,7 @@ def test_errors(inst, args):
         for d in (bindir, sockdir):
             os.chmod(d, 0o755)
         os.chmod(os.path.join(sockdir, "%d.sock" % t.pid), 0o777)
-        r = subprocess.run([ctl, "--dir", sockdir, "-p", str(t.pid), "dump"],
+        r = subprocess.run(WRAPPER + [ctl, "--dir", sockdir, "-p", str(t.pid), "dump"],
                            capture_output=True, text=True, timeout=30,
                            preexec_fn=lambda: os.setuid(65534))
         print("$ (uid 65534) pagepool-ctl dump -> %d\n  | %s" % (r.returncode, r.stderr))
