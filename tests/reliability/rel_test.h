@@ -29,9 +29,10 @@
 /*
  * The arena: 32 MiB, and never less than two of the largest blocks
  * (PAGE_SIZE << MAX_PAGE_ORDER: 4 MiB at 4 KiB pages, 32 MiB at 16 KiB,
- * 512 MiB at 64 KiB). The region provider takes its niovs from whole
- * largest blocks, so with one block it would hold the whole arena and
- * leave no page for the pools.
+ * 512 MiB at 64 KiB). The region provider takes its niovs in chunks of
+ * up to one largest block (a whole one at 58cb504), so with one block it
+ * could hold the whole arena and leave no page for the pools; two leave
+ * at least one block for them whatever the chunk order.
  */
 #define REL_BLOCK_SIZE	((size_t)PAGE_SIZE << MAX_PAGE_ORDER)
 #define REL_ARENA_SIZE	max_t(size_t, (size_t)32 << 20, 2 * REL_BLOCK_SIZE)
