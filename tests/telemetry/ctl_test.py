@@ -51,6 +51,7 @@ def comm(name):
     gives it (15 bytes)."""
     return (os.path.basename(WRAPPER[0]) if WRAPPER else name)[:15]
 
+
 # What ctl_target.c's two pools must show, by the kernel's algorithm
 # (net/core/page_pool.c of Linux 6.12, as tests/kernel-api/stats_sequences.c
 # derives it):
