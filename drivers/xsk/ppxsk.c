@@ -7,13 +7,18 @@
  * (alloc_contig_pages()), registered with the kernel by libxdp at the
  * first port's open (xsk_umem__create(); aligned chunks, no extra
  * headroom) and released when the last port closes. The memory is this
- * driver's memory provider: a net_iov_area with one net_iov per 4 KiB,
+ * driver's memory provider: a net_iov_area with one net_iov per PAGE_SIZE,
  * bound to its page (pp_net_iov_area_bind_pages(), so an XDP return of a
  * frame in it finds the owning pool), each page mapped once
  * DMA_BIDIRECTIONAL on a window device whose bus address is the offset
- * into the UMEM: a net_iov's DMA address is its UMEM offset. With 2 KiB
- * frames two chunks share a net_iov as page_pool fragments
- * (page_pool_alloc_frag_netmem()); with 4 KiB a chunk is a net_iov.
+ * into the UMEM: a net_iov's DMA address is its UMEM offset. A chunk
+ * smaller than PAGE_SIZE is a page_pool fragment of its net_iov
+ * (page_pool_alloc_frag_netmem(): two 2 KiB chunks per 4 KiB page, eight
+ * 2 KiB or four 4 KiB chunks per 16 KiB page, 32 or 16 per 64 KiB page);
+ * a chunk of PAGE_SIZE (4 KiB chunks, 4 KiB pages) is a net_iov. The
+ * kernel sees only chunks (2048 or 4096 bytes, never more than the host's
+ * page: AF_XDP's limit), each wholly inside one library page, so the UMEM
+ * layout it checks is the same whatever the library's page size.
  *
  * Ownership. Every chunk has one state word: HOST (in a page_pool, the
  * provider, or with the driver and the XDP core - not in the kernel), or

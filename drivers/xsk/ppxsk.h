@@ -6,7 +6,7 @@
  * registered net_device per port, an RX NAPI that turns the socket's RX
  * descriptors into xdp_buffs and runs the XDP program (a C function,
  * ppxsk_port_set_xdp()), a page_pool per port whose memory provider is the
- * UMEM (one net_iov per 4 KiB of it, each net_iov's DMA address its UMEM
+ * UMEM (one net_iov per PAGE_SIZE of it, each net_iov's DMA address its UMEM
  * offset), ndo_xdp_xmit onto the socket's TX ring without a copy, and a TX
  * completion NAPI that gives frames back with xdp_return_frame*().
  * docs/XSK.md describes the decisions; the header comment of ppxsk.c the
@@ -34,7 +34,7 @@ struct bpf_prog;
 
 struct ppxsk_umem_config {
 	unsigned int nr_frames;   /* UMEM chunks; 0: 4096 */
-	unsigned int frame_size;  /* 2048 (page_pool frags, two per 4 KiB net_iov) or 4096; 0: 2048 */
+	unsigned int frame_size;  /* 2048 or 4096 (page_pool frags of a larger PAGE_SIZE net_iov); 0: 2048 */
 	bool no_dma_debug;        /* default: the window device has PP_DMA_DEBUG */
 };
 
@@ -42,8 +42,10 @@ struct ppxsk_umem;
 struct ppxsk_port;
 struct ppxsk_stats;
 
-/* ERR_PTR(-EINVAL) for a bad config, -ENOMEM (no contiguous run of arena
- * pages that large, ...). */
+/* ERR_PTR(-EINVAL) for a bad config (a frame size other than 2048 or
+ * 4096, or nr_frames * frame_size not a whole number of library pages,
+ * PAGE_SIZE: 4, 16 or 64 KiB as the build was configured), -ENOMEM (no
+ * contiguous run of arena pages that large, ...). */
 struct ppxsk_umem *ppxsk_umem_create(const struct ppxsk_umem_config *cfg);
 /* After its ports are closed; -EBUSY while a port is open, -EINVAL for a
  * bad @umem. The memory goes when its last frame is back (the last pool's

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * xdp_fwd --frames pagepool: the forwarder on drivers/xsk (ppxsk.h). One
- * UMEM of pagepool memory (--nr-frames x --frame-size; 2 KiB frames are
- * page_pool frags, two per 4 KiB net_iov), a port on --in and one on
+ * UMEM of pagepool memory (--nr-frames x --frame-size; frames smaller
+ * than PAGE_SIZE are page_pool frags of a PAGE_SIZE net_iov), a port on --in and one on
  * --out, each a kernel-style net_device with its own RX page_pool, both on
  * that UMEM. The driver runs our XDP verdict hook, a C struct bpf_prog:
  * fwd_classify() says ours -> bpf_redirect(--out's ifindex) ->
@@ -37,6 +37,7 @@
 
 #include <linux/bpf.h>
 #include <linux/err.h>
+#include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <net/page_pool/helpers.h>
 #include <net/xdp.h>
@@ -129,6 +130,14 @@ static int pagepool_setup(const struct fwd_opts *o)
 	int err;
 
 	P.o = o;
+	/* The UMEM is whole library pages (PAGE_SIZE, the build's: 4, 16 or
+	 * 64 KiB), each a net_iov whose fragments are the frames. */
+	if ((u64)o->nr_frames * o->frame_size % PAGE_SIZE) {
+		fprintf(stderr, "xdp_fwd: bad value for --nr-frames: %u x %u B is not a whole "
+			"number of pagepool's %lu KiB pages (use a multiple of %lu)\n",
+			o->nr_frames, o->frame_size, PAGE_SIZE >> 10, PAGE_SIZE / o->frame_size);
+		return -EINVAL;
+	}
 	err = pp_thread_register(0);
 	if (err < 0) {
 		fprintf(stderr, "xdp_fwd: logical CPU 0: %s\n", strerror(-err));

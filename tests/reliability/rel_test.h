@@ -26,6 +26,17 @@
 
 #define REL_MP_NIOVS	256
 
+/*
+ * The arena: 32 MiB, and never less than two of the largest blocks
+ * (PAGE_SIZE << MAX_PAGE_ORDER: 4 MiB at 4 KiB pages, 32 MiB at 16 KiB,
+ * 512 MiB at 64 KiB). The region provider takes its niovs in chunks of
+ * up to one largest block (a whole one at 58cb504), so with one block it
+ * could hold the whole arena and leave no page for the pools; two leave
+ * at least one block for them whatever the chunk order.
+ */
+#define REL_BLOCK_SIZE	((size_t)PAGE_SIZE << MAX_PAGE_ORDER)
+#define REL_ARENA_SIZE	max_t(size_t, (size_t)32 << 20, 2 * REL_BLOCK_SIZE)
+
 enum rel_pool_kind {
 	REL_DMA,	/* order 0, PP_FLAG_DMA_MAP | SYNC_DEV, index tracking */
 	REL_ITEMS,	/* the same with the seeds' item tracking */
@@ -47,7 +58,7 @@ extern struct rel_env rel;
 
 static inline void rel_setup(void)
 {
-	struct pp_mem_config cfg = { .size = 32 << 20 };
+	struct pp_mem_config cfg = { .size = REL_ARENA_SIZE };
 	struct pp_mem_stats a, b;
 
 	pp_test_capture_log();

@@ -15,6 +15,7 @@ import glob
 import json
 import os
 import pty
+import re
 import shutil
 import signal
 import socket
@@ -32,7 +33,9 @@ STATS = ["alloc-fast", "alloc-slow", "alloc-slow-high-order", "alloc-empty",
 STAT_HEADS = ["FAST", "SLOW", "SLOW-HO", "EMPTY", "REFILL", "WAIVE", "CACHED",
               "CACHE-FULL", "RING", "RING-FULL", "RELEASED"]
 
-PAGE_SIZE = 4096
+# The library's page size is the build's (meson -Dpage_size): inflight-mem
+# is inflight pages times it. Read from <generated/autoconf.h> in main().
+PAGE_SIZE = None
 
 # A cross build (tests/meson.build's test setup): the target's compiler,
 # and every program (targets, pagepool-ctl, the benchmark) runs through
@@ -48,6 +51,7 @@ def comm(name):
     gives it (15 bytes)."""
     return (os.path.basename(WRAPPER[0]) if WRAPPER else name)[:15]
 
+
 # What ctl_target.c's two pools must show, by the kernel's algorithm
 # (net/core/page_pool.c of Linux 6.12, as tests/kernel-api/stats_sequences.c
 # derives it):
@@ -60,11 +64,26 @@ def comm(name):
 # B, order 1, pool_size 16: 10 allocations, each "empty" and
 #   "slow_high_order" (one page per call at order > 0); 6 puts from process
 #   context into the ring; 3 allocations: one refill from the ring (6 pages
-#   into the cache, "refill"), then 2 "fast". Inflight 10 pages of 8 KiB.
+#   into the cache, "refill"), then 2 "fast". Inflight 10 pages of 2 * PAGE_SIZE.
 WANT_A = dict(zip(STATS, [196, 4, 0, 4, 0, 0, 72, 28, 28, 0, 1]))
-WANT_A.update({"inflight": 255, "inflight-mem": 255 * PAGE_SIZE})
 WANT_B = dict(zip(STATS, [2, 0, 10, 10, 1, 0, 0, 0, 6, 0, 0]))
-WANT_B.update({"inflight": 10, "inflight-mem": 10 * 2 * PAGE_SIZE})
+
+
+def set_page_size(build):
+    """PAGE_SIZE = 1 << CONFIG_PAGE_SHIFT of the build under test, and the
+    inflight-mem the two pools must show with it."""
+    global PAGE_SIZE
+    shift = None
+    with open(os.path.join(build, "include", "generated", "autoconf.h")) as f:
+        for line in f:
+            m = re.match(r"#define CONFIG_PAGE_SHIFT (\d+)$", line.strip())
+            if m:
+                shift = int(m.group(1))
+    if shift is None:
+        sys.exit("no CONFIG_PAGE_SHIFT in %s/include/generated/autoconf.h" % build)
+    PAGE_SIZE = 1 << shift
+    WANT_A.update({"inflight": 255, "inflight-mem": 255 * PAGE_SIZE})
+    WANT_B.update({"inflight": 10, "inflight-mem": 10 * 2 * PAGE_SIZE})
 
 failures = 0
 
@@ -612,6 +631,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     build, src, test = sys.argv[1:4]
+    set_page_size(build)
     inst = Installed(build, src)
     try:
         globals()["test_" + test](inst, sys.argv[4:])

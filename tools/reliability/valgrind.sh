@@ -7,7 +7,12 @@
 # allocator owns are NOACCESS to memcheck, so a use after recycle is an
 # invalid access), and one summary line.
 #
-#   tools/reliability/valgrind.sh [BUILD_DIR]      (default build-vg)
+#   tools/reliability/valgrind.sh [BUILD_DIR [TEST...]]   (default build-vg)
+#
+# TEST names (as `meson test --list` prints them, e.g. reliability/fault)
+# limit the run to those tests; without them every executable test runs.
+# A page-size build: MESON_ARGS=-Dpage_size=64k with a BUILD_DIR of its own
+# (MESON_ARGS applies only when the script sets the directory up).
 #
 # Leak policy: memory still reachable at exit (the arena, devices, per-CPU
 # areas, RCU and workqueue state: global registries that live as long as
@@ -24,6 +29,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 build=${1:-build-vg}
+[[ $# -eq 0 ]] || shift
+only=("$@")
 if [[ ! -f $build/build.ninja ]]; then
 	# shellcheck disable=SC2086
 	CC=${VG_CC:-gcc} meson setup "$build" -Dbuildtype=plain -Dc_args="-O1 -g" \
@@ -58,6 +65,14 @@ tests=() skipped=()
 for n in "${names[@]}"; do
 	if [[ $n == \#* ]]; then skipped+=("${n#\#}"); else tests+=("$n"); fi
 done
+if [[ ${#only[@]} -gt 0 ]]; then
+	for n in "${only[@]}"; do
+		found=0
+		for t in "${tests[@]}"; do [[ $t == "$n" ]] && found=1; done
+		[[ $found -eq 1 ]] || { echo "valgrind: FAIL: no executable test $n in $build"; exit 1; }
+	done
+	tests=("${only[@]}") skipped=()
+fi
 rc=0
 start=$(date +%s)
 PP_TEST_PAGES=${PP_TEST_PAGES:-300000} \
