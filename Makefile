@@ -59,6 +59,12 @@ define run_tests
 	tools/test-summary.py $(1)/meson-logs/testlog.json $(2) && exit $$rc
 endef
 
+# The builds after the default one run every suite but the checkers' own
+# planted-error tests (suite selftest: tests/style), which check a copy of
+# the source tree and do not depend on the configuration; make test runs
+# them.
+SECONDARY := --no-suite selftest
+
 build: deps
 	$(call build_dir,$(BUILD),)
 
@@ -67,11 +73,11 @@ test: build
 
 test-asan: deps-san
 	$(call build_dir,build-asan,$(ASAN_MESON_ARGS))
-	$(call run_tests,build-asan,asan+ubsan,$(SAN_ENV),)
+	$(call run_tests,build-asan,asan+ubsan,$(SAN_ENV),$(SECONDARY))
 
 test-tsan: deps-san
 	$(call build_dir,build-tsan,-Db_sanitize=thread -Db_lundef=false)
-	$(call run_tests,build-tsan,tsan,$(SAN_ENV),)
+	$(call run_tests,build-tsan,tsan,$(SAN_ENV),$(SECONDARY))
 
 # The all-designs build (meson -Ddesigns=all, docs/ARCHITECTURE.md section
 # 2): every design of every axis in one library, chosen at run time. The
@@ -98,7 +104,7 @@ build-all: deps
 # runs the default designs here too, and make test, test-asan and
 # test-tsan run it already.
 test-all: build-all
-	$(call run_tests,$(BUILD_ALL),all-designs,,--no-suite xsk)
+	$(call run_tests,$(BUILD_ALL),all-designs,,--no-suite xsk $(SECONDARY))
 	@tools/test-ring-designs.sh $(BUILD_ALL) $(JOBS)
 	$(call build_dir,$(BUILD_HOLDERS),-Dholders=true)
 	$(call run_tests,$(BUILD_HOLDERS),holders,,$(HOLDERS_SUITES))
@@ -112,10 +118,10 @@ BUILD_64K ?= build-64k
 .PHONY: test-16k test-64k test-pagesizes
 test-16k: deps
 	$(call build_dir,$(BUILD_16K),-Dpage_size=16k)
-	$(call run_tests,$(BUILD_16K),16k-pages,,)
+	$(call run_tests,$(BUILD_16K),16k-pages,,$(SECONDARY))
 test-64k: deps
 	$(call build_dir,$(BUILD_64K),-Dpage_size=64k)
-	$(call run_tests,$(BUILD_64K),64k-pages,,)
+	$(call run_tests,$(BUILD_64K),64k-pages,,$(SECONDARY))
 test-pagesizes: test-16k test-64k
 
 # The aarch64 cross build (tools/cross/, docs/PORTABILITY.md): Debian's
@@ -146,12 +152,12 @@ deps-aarch64: deps
 test-aarch64: deps-aarch64
 	$(call build_dir,$(BUILD_AARCH64),$(CROSS_AARCH64))
 	@echo "aarch64: "$(QEMU_NOT_RUN)
-	$(call run_tests,$(BUILD_AARCH64),aarch64-qemu,,--timeout-multiplier $(QEMU_TIMEOUT_MULT))
+	$(call run_tests,$(BUILD_AARCH64),aarch64-qemu,,--timeout-multiplier $(QEMU_TIMEOUT_MULT) $(SECONDARY))
 test-aarch64-64k: deps-aarch64
 	$(call build_dir,$(BUILD_AARCH64_64K),$(CROSS_AARCH64) \
 		--cross-file tools/cross/aarch64-64k.ini -Dpage_size=64k)
 	@echo "aarch64-64k: "$(QEMU_NOT_RUN)
-	$(call run_tests,$(BUILD_AARCH64_64K),aarch64-64k-qemu,,--timeout-multiplier $(QEMU_TIMEOUT_MULT))
+	$(call run_tests,$(BUILD_AARCH64_64K),aarch64-64k-qemu,,--timeout-multiplier $(QEMU_TIMEOUT_MULT) $(SECONDARY))
 
 # The benchmark suite (docs/BENCHMARKS.md, tools/bench/run_bench.py): every
 # program pinned, a discarded warm-up round, then BENCH_REPS rounds; prints
