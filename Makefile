@@ -103,9 +103,13 @@ build-all: deps
 # The AF_XDP suite (tests/xsk) is left out of this build: its forwarder
 # runs the default designs here too, and make test, test-asan and
 # test-tsan run it already.
+# The programs the kernel-api and hardening tests build as users build are
+# built once, in the first run, and kept for the ring-design runs
+# (KAPI_CACHE, tests/kernel-api/run.sh): those change only PAGEPOOL_RING.
 test-all: build-all
-	$(call run_tests,$(BUILD_ALL),all-designs,,--no-suite xsk $(SECONDARY))
-	@tools/test-ring-designs.sh $(BUILD_ALL) $(JOBS)
+	@rm -rf $(BUILD_ALL)/kapi-cache
+	$(call run_tests,$(BUILD_ALL),all-designs,KAPI_CACHE=$(abspath $(BUILD_ALL))/kapi-cache,--no-suite xsk $(SECONDARY))
+	@KAPI_CACHE=$(abspath $(BUILD_ALL))/kapi-cache tools/test-ring-designs.sh $(BUILD_ALL) $(JOBS)
 	$(call build_dir,$(BUILD_HOLDERS),-Dholders=true)
 	$(call run_tests,$(BUILD_HOLDERS),holders,,$(HOLDERS_SUITES))
 

@@ -21,9 +21,10 @@
 #   hardening/rt_*, mm_*, abi_mismatch
 #                         the runtime, the page allocator, the ABI check
 # and the suites with no pool in them at all (runtime, mm, dma, install,
-# style, kmod, tools). The hardening and kernel-api programs are compiled
-# as they run (as users build), which is most of the time: 80-180 s per
-# design on two busy CPUs.
+# style, kmod, tools). The hardening and kernel-api programs are built as
+# users build (tests/kernel-api/run.sh), which was most of the time, 80-180
+# s per design on two busy CPUs: with KAPI_CACHE set (make test-all sets
+# it) they are built once and each design runs the same programs.
 #
 # Usage: tools/test-ring-designs.sh BUILD_DIR [JOBS]
 set -u
