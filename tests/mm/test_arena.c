@@ -39,7 +39,9 @@ static void test_bad_config(void **state)
 	arena_with(&(struct pp_mem_config){ .pcp_batch = -1 }, -EINVAL);
 	arena_with(&(struct pp_mem_config){ .pcp_high = -5 }, -EINVAL);
 	arena_with(&(struct pp_mem_config){ .backing = 7 }, -EINVAL);
+	pp_test_log_clear();
 	arena_with(&(struct pp_mem_config){ .size = 1UL << 50 }, -ENOMEM);
+	assert_true(pp_test_log_contains("is more than the machine's memory"));
 	/* Nothing was created by the failures. */
 	assert_int_equal(pp_mem_map.nr_pages, 0);
 	assert_int_equal(mm_total_pages(), 0);
@@ -230,7 +232,11 @@ static void test_hugetlb_backing(void **state)
 	}
 	need = MM_BLOCK_BYTES / huge;
 	if (free_huge >= 0 && (unsigned long)free_huge < need) {
+		/* Said, not only returned: the fix is outside the program. */
+		pp_test_log_clear();
 		assert_int_equal(pp_mem_init(&cfg), -ENOMEM);
+		assert_true(pp_test_log_contains("PP_MEM_HUGETLB: cannot map"));
+		assert_true(pp_test_log_contains("nr_hugepages"));
 		assert_int_equal(pp_mem_map.nr_pages, 0);
 		assert_int_equal(mm_total_pages(), 0);
 	} else if (free_huge >= 0) {
@@ -351,6 +357,29 @@ static void test_default_arena_on_first_alloc(void **state)
 	assert_int_equal(pp_mem_exit(), 0);
 }
 
+/* A PAGEPOOL_MEM_MB that is not a number of MiB is reported, and the
+ * default arena (64 MiB, rounded up to whole blocks) is made instead. */
+static void test_default_arena_bad_env(void **state)
+{
+	static const char *const bad[] = { "abc", "8M", "0", "-1" };
+	struct page *page;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		pp_mem_drain_local();
+		assert_int_equal(pp_mem_exit(), 0);
+		pp_test_log_clear();
+		setenv("PAGEPOOL_MEM_MB", bad[i], 1);
+		page = alloc_page(GFP_KERNEL);
+		unsetenv("PAGEPOOL_MEM_MB");
+		assert_non_null(page);
+		assert_true(pp_test_log_contains("is not a number of MiB"));
+		assert_int_equal(mm_total_pages(), pages_for(64 * MiB));
+		__free_page(page);
+	}
+	assert_int_equal(pp_mem_exit(), 0);
+}
+
 static void *first_alloc(void *arg)
 {
 	struct page **out = arg;
@@ -422,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_sys_page_larger_refused),
 		cmocka_unit_test(test_size_vs_machine_memory),
 		cmocka_unit_test(test_default_arena_on_first_alloc),
+		cmocka_unit_test(test_default_arena_bad_env),
 		cmocka_unit_test(test_default_arena_once),
 		cmocka_unit_test(test_address_arithmetic),
 	};
