@@ -33,9 +33,30 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
 	   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
-.PHONY: all deps deps-san deps-bench build test test-asan test-tsan bench docs clean
+.PHONY: all deps deps-san deps-bench build test test-asan test-tsan bench docs clean help
 
 all: build
+
+# What each target does, in one line (README.md and docs/ have the rest).
+help:
+	@echo 'pagepool make targets (the build, test and bench ones install the Debian packages they need first):'
+	@echo '  build             build in ./$(BUILD)'
+	@echo '  test              build, run the suites (make test JOBS=2 on a shared machine)'
+	@echo '  test-asan         ASan+UBSan build (build-asan), all suites'
+	@echo '  test-tsan         ThreadSanitizer build (build-tsan), all suites'
+	@echo '  test-all          all-designs build ($(BUILD_ALL)), then the holders build ($(BUILD_HOLDERS))'
+	@echo '  test-16k          x86-64 build with 16 KiB pages ($(BUILD_16K)), every suite'
+	@echo '  test-64k          x86-64 build with 64 KiB pages ($(BUILD_64K)), every suite'
+	@echo '  test-pagesizes    test-16k and test-64k'
+	@echo '  test-aarch64      aarch64 cross build ($(BUILD_AARCH64)), suites under qemu-aarch64'
+	@echo '  test-aarch64-64k  aarch64 with 64 KiB pages ($(BUILD_AARCH64_64K)), under qemu-aarch64 -p 65536'
+	@echo '  test-valgrind, fuzz, stress   the reliability suite (docs/RELIABILITY.md)'
+	@echo '  bench             the benchmark suite (docs/BENCHMARKS.md); bench-short: tiny loop counts'
+	@echo '  bench-xsk         root: the AF_XDP forwarder on veth pairs (docs/BENCHMARKS.md)'
+	@echo '  xdp-fwd-demo      root: 3 s of traffic through examples/xdp_fwd'
+	@echo '  docs              the API reference (docs/api/index.html)'
+	@echo '  clean             remove the build directories above and docs/api (not build-vg, build-fuzz)'
+	@echo 'Variables: JOBS (parallel jobs, default nproc), MESON_ARGS (extra meson setup options).'
 
 deps:
 	@tools/install-deps.sh $(PKGS_BUILD)
@@ -140,14 +161,16 @@ test-pagesizes: test-16k test-64k
 #                            network namespaces are not emulated by
 #                            qemu-user;
 #   core/fast_path_no_atomics valgrind here is x86-64's; it cannot run an
-#                            aarch64 program.
+#                            aarch64 program (its arm64 variant,
+#                            core/fast_path_no_atomics_arm64, runs instead:
+#                            tests/fastpath/meson.build).
 # qemu translates every instruction: timeouts are scaled by
 # QEMU_TIMEOUT_MULT, and no figure measured here is a CPU cycle count.
 BUILD_AARCH64     ?= build-aarch64
 BUILD_AARCH64_64K ?= build-aarch64-64k
 QEMU_TIMEOUT_MULT ?= 3
 CROSS_AARCH64     := --cross-file tools/cross/aarch64-linux-gnu.ini -Dxsk=disabled -Dwerror=true
-QEMU_NOT_RUN      := "not run under qemu-user: suite xsk (-Dxsk=disabled: no AF_XDP/bpf()/netns emulation), core/fast_path_no_atomics (x86-64 valgrind)"
+QEMU_NOT_RUN      := "not run under qemu-user: suite xsk (-Dxsk=disabled: no AF_XDP/bpf()/netns emulation), core/fast_path_no_atomics (x86-64 valgrind; core/fast_path_no_atomics_arm64 runs instead)"
 .PHONY: deps-aarch64 test-aarch64 test-aarch64-64k
 # deps too: meson needs the build machine's cc, and the kernel-api tests'
 # clang variants run when clang is there (clang --target=aarch64-linux-gnu).

@@ -21,11 +21,15 @@
 #include <linux/kconfig.h>
 
 #if defined(__x86_64__)
-#ifndef CONFIG_X86_64
+#if defined(CONFIG_ARM64)
+#error "pagepool: compiling for x86-64 against the headers of a library built for arm64 (CONFIG_ARM64 in <generated/autoconf.h>): use the x86-64 build's pkg-config files, or the aarch64 cross compiler"
+#elif !defined(CONFIG_X86_64)
 #error "pagepool: compiling for x86-64 against headers of a library built for another target (no CONFIG_X86_64 in <generated/autoconf.h>)"
 #endif
 #elif defined(__aarch64__)
-#ifndef CONFIG_ARM64
+#if defined(CONFIG_X86_64)
+#error "pagepool: compiling for arm64 against the headers of a library built for x86-64 (CONFIG_X86_64 in <generated/autoconf.h>): use the arm64 build's pkg-config files (PKG_CONFIG_LIBDIR), or the native compiler"
+#elif !defined(CONFIG_ARM64)
 #error "pagepool: compiling for arm64 against headers of a library built for another target (no CONFIG_ARM64 in <generated/autoconf.h>)"
 #endif
 #else

@@ -98,7 +98,10 @@ int pp_mem_exit(void);
 struct pp_mem_stats {
 	unsigned long total_pages;	/* usable pages in the arena */
 	unsigned long free_pages;	/* in buddy and per-CPU lists */
-	unsigned long pp_pages;		/* pages marked as page_pool pages now */
+	unsigned long pp_pages;		/* pages marked as page_pool pages now:
+					 * head pages, so an order-N page_pool
+					 * page counts once, not 2^N times as in
+					 * total_pages and free_pages */
 };
 /**
  * pp_mem_get_stats() - the arena's page counts

@@ -56,6 +56,9 @@ static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
  * machine does not have; set only with no arena up. */
 long ppmm_test_sys_page_size;
 unsigned long ppmm_test_huge_page_size;
+/* Skip MADV_POPULATE_WRITE: pre-fault with the touch loop alone, as on a
+ * kernel before 5.14 (or under qemu-user, which ignores the advice). */
+bool ppmm_test_no_populate;
 
 long ppmm_sys_page_size(void)
 {
@@ -106,6 +109,8 @@ static size_t default_size(void)
 		mb = strtoul(e, &end, 10);
 		if (!errno && !*end && mb && mb < (1UL << 30))
 			return (size_t)mb << 20;
+		pr_warn("pagepool: PAGEPOOL_MEM_MB=\"%s\" is not a number of MiB (1 .. %lu): the default %zu MiB arena instead\n",
+			e, (1UL << 30) - 1, (size_t)PPMM_DEFAULT_SIZE >> 20);
 	}
 	return PPMM_DEFAULT_SIZE;
 }
@@ -144,8 +149,11 @@ static int resolve_config(const struct pp_mem_config *cfg, struct ppmm_arena *a,
 	/* More than the machine has would only fail later, in the
 	 * pre-fault, as an OOM kill. What is mapped is the rounded size. */
 	if (!ppmm_size_fits_phys(*size, sysconf(_SC_PHYS_PAGES),
-				 sysconf(_SC_PAGESIZE)))
+				 sysconf(_SC_PAGESIZE))) {
+		pr_err("pagepool: an arena of %zu bytes (rounded up to whole %lu-byte blocks) is more than the machine's memory\n",
+		       *size, (unsigned long)PPMM_BLOCK_SIZE);
 		return -ENOMEM;
+	}
 
 	/* A batch is taken from one node's buddy lists: no more than the
 	 * node holds. An explicit high mark from the batch up to the node's
@@ -203,10 +211,16 @@ static void *map_aligned(size_t len, int backing)
 static void prefault(void *mem, size_t len)
 {
 	volatile char *p = mem;
+	long sys = sysconf(_SC_PAGESIZE);
+	/* One write per system page: a library page of 16 or 64 KiB on a
+	 * 4 KiB system is 4 or 16 of them, and a write per PAGE_SIZE left
+	 * all but the first unfaulted. */
+	size_t step = sys > 0 && (unsigned long)sys < PAGE_SIZE ? (size_t)sys : PAGE_SIZE;
 	size_t off;
 
-	(void)madvise(mem, len, MADV_POPULATE_WRITE);
-	for (off = 0; off < len; off += PAGE_SIZE)
+	if (!ppmm_test_no_populate)
+		(void)madvise(mem, len, MADV_POPULATE_WRITE);
+	for (off = 0; off < len; off += step)
 		p[off] = 0;
 }
 
@@ -277,8 +291,15 @@ static int arena_create(const struct pp_mem_config *cfg)
 	nr_pages = size >> PAGE_SHIFT;
 
 	mem = map_aligned(size, a.backing);
-	if (!mem)
+	if (!mem) {
+		if (a.backing == PP_MEM_HUGETLB)
+			pr_err("pagepool: PP_MEM_HUGETLB: cannot map %zu bytes of %lu-byte huge pages (%s): reserve them first (HugePages_Free in /proc/meminfo, /proc/sys/vm/nr_hugepages)\n",
+			       size, ppmm_huge_page_size(), strerror(errno));
+		else
+			pr_err("pagepool: cannot map an arena of %zu bytes: %s\n",
+			       size, strerror(errno));
 		return -ENOMEM;
+	}
 	if (a.backing == PP_MEM_THP)
 		a.thp = madvise(mem, size, MADV_HUGEPAGE) == 0;
 	/* The struct pages, then the owners' words (pp_mem_map.home), then

@@ -56,6 +56,7 @@
  * check of an arena's size in bytes against the machine's memory. */
 extern long ppmm_test_sys_page_size;
 extern unsigned long ppmm_test_huge_page_size;
+extern bool ppmm_test_no_populate;
 long ppmm_sys_page_size(void);
 unsigned long ppmm_huge_page_size(void);
 bool ppmm_size_fits_phys(size_t size, long phys_pages, long sys_page);
