@@ -37,5 +37,4 @@
 #define EXPORT_SYMBOL(sym)		extern __typeof__(sym) sym
 #define EXPORT_SYMBOL_GPL(sym)		extern __typeof__(sym) sym
 #define EXPORT_SYMBOL_NS_GPL(sym, ns)	extern __typeof__(sym) sym
-#define ALLOW_ERROR_INJECTION(fname, type)
 #endif
