@@ -3,8 +3,8 @@
  * ALLOW_ERROR_INJECTION(): the kernel marks a function whose return value
  * bpf_override_return() or fail_function may replace. Here the mark
  * records the function's name and error type in the pp_error_inject
- * section, so a test can ask whether a function is injectable
- * (pp_error_injectable()); the failures themselves are injected one level
+ * section (what the kernel lists in fail_function/injectable); the
+ * failures themselves are injected one level
  * down, where pagepool's fault points are (<pagepool/runtime.h>,
  * enum pp_fault_point): a failing page_pool_alloc_pages() is the page
  * allocator or the DMA mapping failing under it (PP_FAULT_PAGE_ALLOC,
