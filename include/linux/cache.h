@@ -31,6 +31,32 @@
 #define __cacheline_group_end(GROUP)	__u8 __cacheline_group_end__##GROUP[0]
 #endif
 
+/* A group aligned to its own cache line (or to the alignment given), with
+ * a pad after its end so that the next member starts on a new line. */
+#define __cacheline_group_begin_aligned(GROUP, ...)			\
+	__cacheline_group_begin(GROUP)					\
+	__aligned((__VA_ARGS__ + 0) ? : SMP_CACHE_BYTES)
+#define __cacheline_group_end_aligned(GROUP, ...)			\
+	__cacheline_group_end(GROUP) __aligned(sizeof(long));		\
+	struct { } __cacheline_group_pad__##GROUP			\
+	__aligned((__VA_ARGS__ + 0) ? : SMP_CACHE_BYTES)
+
+/* Build-time checks that a member lies inside a group, and of a group's
+ * size (bytes between its markers). */
+#ifndef CACHELINE_ASSERT_GROUP_MEMBER
+#define CACHELINE_ASSERT_GROUP_MEMBER(TYPE, GROUP, MEMBER)			\
+	BUILD_BUG_ON(!(offsetof(TYPE, MEMBER) >=				\
+		       offsetofend(TYPE, __cacheline_group_begin__##GROUP) &&	\
+		       offsetofend(TYPE, MEMBER) <=				\
+		       offsetof(TYPE, __cacheline_group_end__##GROUP)))
+#endif
+#ifndef CACHELINE_ASSERT_GROUP_SIZE
+#define CACHELINE_ASSERT_GROUP_SIZE(TYPE, GROUP, SIZE)				\
+	BUILD_BUG_ON(offsetof(TYPE, __cacheline_group_end__##GROUP) -		\
+		     offsetofend(TYPE, __cacheline_group_begin__##GROUP) >	\
+		     SIZE)
+#endif
+
 #ifdef ARCH_DMA_MINALIGN
 #define ARCH_HAS_DMA_MINALIGN
 #else

@@ -12,6 +12,14 @@
 #endif
 #ifndef sizeof_field
 #define sizeof_field(TYPE, MEMBER) sizeof((((TYPE *)0)->MEMBER))
+
+/* A group of members reachable both one by one and as a named struct
+ * (the kernel's struct_group*(), over the UAPI header's __struct_group()). */
+#ifndef struct_group
+#define struct_group(NAME, MEMBERS...) __struct_group(/* no tag */, NAME, /* no attrs */, MEMBERS)
+#define struct_group_attr(NAME, ATTRS, MEMBERS...) __struct_group(/* no tag */, NAME, ATTRS, MEMBERS)
+#define struct_group_tagged(TAG, NAME, MEMBERS...) __struct_group(TAG, NAME, /* no attrs */, MEMBERS)
+#endif
 #endif
 
 #endif
