@@ -20,6 +20,7 @@
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/mm_types.h>
+#include <linux/page-flags.h>
 #include <linux/poison.h>
 
 /* The build's page size (meson -Dpage_size; <generated/autoconf.h>), as
@@ -39,20 +40,6 @@ static inline int get_order(unsigned long size)
 		return 0;
 	return BITS_PER_LONG - __builtin_clzl((size - 1) >> PAGE_SHIFT);
 }
-
-/* page->flags bits. */
-enum pageflags {
-	PG_head,		/* first page of a compound page */
-	PG_buddy,		/* free, in a buddy list */
-	PG_pcp,			/* free, on a per-CPU list */
-	PG_reserved,		/* taken out of circulation (bad page) */
-	PG_pfmemalloc,		/* allocated from the emergency reserves */
-	/* Backs a net_iov of a memory provider's area (pagepool, core:
-	 * pp_net_iov_area_bind_pages()); page->private is that net_iov.
-	 * Set and cleared by the page's owner, the provider, between its
-	 * allocation and its free; never on a free or page_pool page. */
-	PG_net_iov,
-};
 
 /* The arena, set up by pp_mem_init() or on first allocation. */
 struct pp_mem_map {
@@ -116,31 +103,6 @@ static inline phys_addr_t page_to_phys(const struct page *page)
 static inline int page_to_nid(const struct page *page)
 {
 	return page->nid;
-}
-
-/* Compound pages. */
-static inline bool PageTail(const struct page *page)
-{
-	return READ_ONCE(page->compound_head) & 1;
-}
-
-static inline bool PageHead(const struct page *page)
-{
-	return test_bit(PG_head, &page->flags);
-}
-
-static inline bool PageCompound(const struct page *page)
-{
-	return PageHead(page) || PageTail(page);
-}
-
-static inline struct page *compound_head(const struct page *page)
-{
-	unsigned long head = READ_ONCE(page->compound_head);
-
-	if (unlikely(head & 1))
-		return (struct page *)(head - 1);
-	return (struct page *)page;
 }
 
 static inline unsigned int compound_order(const struct page *page)

@@ -21,6 +21,9 @@
 #include <linux/build_bug.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
+/* As the kernel's <linux/mm_types.h>, which code relies on for them. */
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
 
 struct page_pool;
 
