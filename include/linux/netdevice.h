@@ -169,6 +169,12 @@ struct net_device {
 	unsigned int num_rx_queues, real_num_rx_queues;
 	unsigned int num_tx_queues, real_num_tx_queues;
 	struct hlist_head page_pools;		/* maintained by page_pool (core) */
+	/* Offload limits, as the kernel's (net/core/dev.h sets them): kept
+	 * so that kernel code touching them compiles; nothing here
+	 * segments or aggregates packets. */
+	unsigned int gso_max_size, gso_ipv4_max_size;
+	unsigned int gro_max_size, gro_ipv4_max_size;
+	u16 gso_max_segs;
 	/* XDP_REDIRECT's per-CPU bulk queues (<linux/filter.h>): made at
 	 * registration for a device with ndo_xdp_xmit, freed at
 	 * unregistration, by the xdp layer's netdevice notifier. */
@@ -182,6 +188,10 @@ struct net_device {
 	size_t priv_len;
 	unsigned long priv[] __aligned(64);	/* netdev_priv() */
 };
+
+#define GSO_MAX_SEGS		65535u
+#define GSO_LEGACY_MAX_SIZE	65536u
+#define GRO_LEGACY_MAX_SIZE	65536u
 
 /* Marks a pointer to a net_device that is gone for good (the kernel's). */
 #define NET_PTR_POISON		((void *)(0x801 + POISON_POINTER_DELTA))
@@ -508,6 +518,11 @@ static inline bool napi_is_scheduled(struct napi_struct *n)
 	return test_bit(NAPI_STATE_SCHED, &n->state);
 }
 
+/* The kernel has this check as a static inline of its private
+ * net/core/dev.h. Kernel core mode (CONFIG_PAGEPOOL_KERNEL_CORE) compiles
+ * that header from the tested kernel tree, so there the check is the
+ * kernel's own and this declaration would clash with it. */
+#ifndef CONFIG_PAGEPOOL_KERNEL_CORE
 /**
  * napi_assert_will_not_race() - WARN unless a NAPI cannot run
  * @napi: the NAPI, disabled or never initialised
@@ -518,6 +533,7 @@ static inline bool napi_is_scheduled(struct napi_struct *n)
  * Context: any context.
  */
 void napi_assert_will_not_race(const struct napi_struct *napi);
+#endif
 
 
 #pragma GCC visibility pop

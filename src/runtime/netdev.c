@@ -134,6 +134,10 @@ struct net_device *alloc_netdev_mqs(int sizeof_priv, const char *name,
 	INIT_LIST_HEAD(&dev->napi_list);
 	INIT_LIST_HEAD(&dev->dev_list);
 	INIT_HLIST_HEAD(&dev->page_pools);
+	/* The kernel's defaults (alloc_netdev_mqs()). */
+	dev->gso_max_size = dev->gso_ipv4_max_size = GSO_LEGACY_MAX_SIZE;
+	dev->gro_max_size = dev->gro_ipv4_max_size = GRO_LEGACY_MAX_SIZE;
+	dev->gso_max_segs = GSO_MAX_SEGS;
 	if (setup)
 		setup(dev);
 	return dev;
