@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
+/*
+ * <net/xdp.h> for kernel core mode (docs/KERNEL_CORE.md): the part of the
+ * kernel's header that net/core/page_pool.c and the kernel's
+ * <net/page_pool/*.h> reach - the memory model (enum xdp_mem_type,
+ * struct xdp_mem_info), which page_pool_use_xdp_mem() reads. The XDP layer
+ * itself (net/core/xdp.c: xdp_rxq_info, frames, the return paths) is not
+ * part of kernel core mode: it is pagepool's xdp layer, built on pagepool's
+ * core, and the kernel's needs BPF and sk_buff, which are not here. So a
+ * test of the XDP paths runs against pagepool's core only.
+ * Layer: core (kernel core mode's shims).
+ */
+#ifndef _PP_KCORE_NET_XDP_H
+#define _PP_KCORE_NET_XDP_H
+
+#include <linux/types.h>
+
+enum xdp_mem_type {
+	MEM_TYPE_PAGE_SHARED = 0,
+	MEM_TYPE_PAGE_ORDER0,
+	MEM_TYPE_PAGE_POOL,
+	MEM_TYPE_XSK_BUFF_POOL,
+	MEM_TYPE_MAX,
+};
+
+struct xdp_mem_info {
+	u32 type;	/* enum xdp_mem_type */
+	u32 id;
+};
+
+#endif /* _PP_KCORE_NET_XDP_H */
