@@ -26,27 +26,31 @@ void __pp_tracepoint_register(struct pp_tracepoint *tp)
 	pthread_mutex_unlock(&tp_lock);
 }
 
-static struct pp_tracepoint *tp_find(const char *name)
+/* The tracepoint called @name, or NULL with *@err set (-EINVAL for a
+ * NULL @name, -ENOENT for none of that name). */
+static struct pp_tracepoint *tp_find(const char *name, int *err)
 {
 	struct pp_tracepoint *tp;
 
+	*err = -EINVAL;
+	if (!name)
+		return NULL;
 	pthread_mutex_lock(&tp_lock);
 	for (tp = tp_list; tp; tp = tp->next)
 		if (!strcmp(tp->name, name))
 			break;
 	pthread_mutex_unlock(&tp_lock);
+	*err = tp ? 0 : -ENOENT;
 	return tp;
 }
 
 int pp_tracepoint_enable(const char *name, pp_trace_probe_t probe, void *data)
 {
-	struct pp_tracepoint *tp;
+	int err;
+	struct pp_tracepoint *tp = tp_find(name, &err);
 
-	if (!name)
-		return -EINVAL;
-	tp = tp_find(name);
 	if (!tp)
-		return -ENOENT;
+		return err;
 	/* Off while the probe changes, so that a hit sees a probe and its
 	 * data that belong together (a hit already past the enabled test
 	 * may still see the old pair: the caller's probe must stay valid
@@ -61,26 +65,22 @@ int pp_tracepoint_enable(const char *name, pp_trace_probe_t probe, void *data)
 
 int pp_tracepoint_disable(const char *name)
 {
-	struct pp_tracepoint *tp;
+	int err;
+	struct pp_tracepoint *tp = tp_find(name, &err);
 
-	if (!name)
-		return -EINVAL;
-	tp = tp_find(name);
 	if (!tp)
-		return -ENOENT;
+		return err;
 	__atomic_store_n(&tp->enabled, 0, __ATOMIC_RELEASE);
 	return 0;
 }
 
 long pp_tracepoint_hits(const char *name)
 {
-	struct pp_tracepoint *tp;
+	int err;
+	struct pp_tracepoint *tp = tp_find(name, &err);
 
-	if (!name)
-		return -EINVAL;
-	tp = tp_find(name);
 	if (!tp)
-		return -ENOENT;
+		return err;
 	return (long)__atomic_load_n(&tp->hits, __ATOMIC_RELAXED);
 }
 
