@@ -14,6 +14,13 @@
 #define _PP_KCORE_NET_XDP_H
 
 #include <linux/types.h>
+/* What the kernel's <net/xdp.h> brings page_pool.c through its own
+ * includes (<linux/skbuff.h>, <linux/filter.h>, <linux/netdevice.h>):
+ * skb_shared_info for the fragment alignment, static keys, jiffies. */
+#include <linux/jiffies.h>
+#include <linux/jump_label.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
 
 enum xdp_mem_type {
 	MEM_TYPE_PAGE_SHARED = 0,
