@@ -93,5 +93,30 @@ do {									\
 #define __this_cpu_inc(pcp)	this_cpu_inc(pcp)
 #define __this_cpu_add(pcp, v)	this_cpu_add(pcp, v)
 
+/*
+ * Static per-CPU variables (the kernel's DEFINE_PER_CPU()). The variable
+ * is CPU 0's copy; CPU n's is PCPU_UNIT_SIZE * n bytes after it, the same
+ * stride as __alloc_percpu() memory, so per_cpu_ptr() and the this_cpu_*()
+ * operations work on both. The room for the other copies comes from the
+ * linker: a program or library that defines one links with
+ * src/runtime/percpu.ld (-Wl,-T,percpu.ld), which places section
+ * .pp_percpu and reserves CONFIG_NR_CPUS units of untouched NOBITS memory
+ * (64 MiB of address space for 256 CPU ids, no file space; pages are
+ * faulted in only for the copies used), and defines
+ * __pp_percpu_reserved. Each definition refers to that symbol, so a link
+ * without the script fails (or, for a shared object linked with undefined
+ * symbols allowed, its loading does) rather than letting copy n overwrite
+ * whatever follows the variable. At most PCPU_UNIT_SIZE bytes of static
+ * per-CPU variables per linked object.
+ */
+extern char __pp_percpu_reserved[];
+#define DECLARE_PER_CPU(type, name)	extern __typeof__(type) name
+#define DEFINE_PER_CPU(type, name)						\
+	__attribute__((section(".pp_percpu"))) __typeof__(type) name;		\
+	static void *const __pp_percpu_guard_##name __attribute__((used)) =	\
+		__pp_percpu_reserved
+#define DEFINE_PER_CPU_ALIGNED(type, name)	DEFINE_PER_CPU(type, name)
+#define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
+
 #pragma GCC visibility pop
 #endif /* _PP_LINUX_PERCPU_H */
