@@ -18,6 +18,7 @@
 #include <linux/bitops.h>
 #include <linux/bug.h>
 #include <linux/gfp.h>
+#include <linux/jump_label.h>	/* as the kernel's, which <net/netmem.h> relies on */
 #include <linux/kernel.h>
 #include <linux/mm_types.h>
 #include <linux/page-flags.h>

@@ -16,10 +16,13 @@
 #include <linux/types.h>
 /* What the kernel's <net/xdp.h> brings page_pool.c through its own
  * includes (<linux/skbuff.h>, <linux/filter.h>, <linux/netdevice.h>):
- * skb_shared_info for the fragment alignment, static keys, jiffies. */
+ * skb_shared_info for the fragment alignment, static keys, jiffies,
+ * per-CPU variables. */
+#include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/skbuff.h>
 
 enum xdp_mem_type {
