@@ -23,6 +23,7 @@
 #define _PP_LINUX_PERCPU_H
 #pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
+#include <linux/cache.h>
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
 #include <linux/smp.h>
@@ -98,8 +99,9 @@ do {									\
  * is CPU 0's copy; CPU n's is PCPU_UNIT_SIZE * n bytes after it, the same
  * stride as __alloc_percpu() memory, so per_cpu_ptr() and the this_cpu_*()
  * operations work on both. The room for the other copies comes from the
- * linker: a program or library that defines one links with
- * src/runtime/percpu.ld (-Wl,-T,percpu.ld), which places section
+ * linker: a program or library that defines one links with the linker
+ * script configured from src/runtime/percpu.ld.in (@NR_CPUS@ set to
+ * CONFIG_NR_CPUS; -Wl,-T,percpu.ld), which places section
  * .pp_percpu and reserves CONFIG_NR_CPUS units of untouched NOBITS memory
  * (64 MiB of address space for 256 CPU ids, no file space; pages are
  * faulted in only for the copies used), and defines
@@ -115,7 +117,11 @@ extern char __pp_percpu_reserved[];
 	__attribute__((section(".pp_percpu"))) __typeof__(type) name;		\
 	static void *const __pp_percpu_guard_##name __attribute__((used)) =	\
 		__pp_percpu_reserved
-#define DEFINE_PER_CPU_ALIGNED(type, name)	DEFINE_PER_CPU(type, name)
+#define DEFINE_PER_CPU_ALIGNED(type, name)					\
+	__attribute__((section(".pp_percpu"), aligned(SMP_CACHE_BYTES)))	\
+	__typeof__(type) name;							\
+	static void *const __pp_percpu_guard_##name __attribute__((used)) =	\
+		__pp_percpu_reserved
 #define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
 
 #pragma GCC visibility pop
