@@ -19,7 +19,11 @@ struct rw_semaphore {
 	pthread_rwlock_t rw;
 };
 
-#define __RWSEM_INITIALIZER(name)	{ .rw = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP }
+/* glibc's PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP, spelled out:
+ * that macro is declared only with _GNU_SOURCE, the kind and the lock's
+ * __flags word (the same on x86-64 and arm64) without it. */
+#define __RWSEM_INITIALIZER(name)					\
+	{ .rw = { .__data = { .__flags = PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP } } }
 #define DECLARE_RWSEM(name)		struct rw_semaphore name = __RWSEM_INITIALIZER(name)
 
 static inline void init_rwsem(struct rw_semaphore *sem)

@@ -19,7 +19,11 @@
  * kernel. <trace/define_trace.h>, which the events header includes at its
  * end, then reads the header again to define each event's struct
  * pp_tracepoint, registered by name at program start (so a lookup works
- * across the shared objects of a program).
+ * across the shared objects of a program). That second read is an
+ * #include "trace/events/<system>.h" from this library's header directory,
+ * so an events header of the program's own must be on the program's
+ * include path (-I for the directory holding trace/events/, as a kernel
+ * module's Makefile adds -I$(src)), or set TRACE_INCLUDE_PATH.
  *
  * Supported inside TP_STRUCT__entry(): __field(), __field_struct() and
  * __array(); __string() and the dynamic arrays are not (no page_pool or
