@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
- * <net/xdp.h> for kernel core mode (docs/KERNEL_CORE.md): the part of the
+ * <net/xdp.h> for kernel core mode (src/kcore): the part of the
  * kernel's header that net/core/page_pool.c and the kernel's
  * <net/page_pool/*.h> reach - the memory model (enum xdp_mem_type,
  * struct xdp_mem_info), which page_pool_use_xdp_mem() reads. The XDP layer
