@@ -23,6 +23,7 @@
 #include <linux/build_bug.h>
 #include <linux/kstrtox.h>
 #include <linux/limits.h>
+#include <asm/sections.h>	/* is_kernel_rodata(), reached through the kernel's */
 
 #ifndef container_of
 #define container_of(ptr, type, member) \

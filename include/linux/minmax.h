@@ -4,12 +4,35 @@
 #define _PP_LINUX_MINMAX_H
 
 #define __pp_cmp(a, b, op)	((a) op (b) ? (a) : (b))
-#define min(a, b)							\
-({ __typeof__(a) __a = (a); __typeof__(b) __b = (b);		\
-   (void)(&__a == &__b); __pp_cmp(__a, __b, <); })
-#define max(a, b)							\
-({ __typeof__(a) __a = (a); __typeof__(b) __b = (b);		\
-   (void)(&__a == &__b); __pp_cmp(__a, __b, >); })
+
+/*
+ * min() and max() accept the operands the kernel's (v6.12) accepts: both
+ * signed or both unsigned (as declared, or after integer promotion), or
+ * either one a non-negative integer constant expression, so
+ * min(u32_var, 16384) compiles as it does in the kernel. Signed against
+ * unsigned variables is a compile error, as there. Both are compared in
+ * their common type, as C compares them; converting first keeps
+ * -Wsign-compare quiet for the constant case, and the sign bit is tested
+ * with a shift, not a comparison, so that -Wtype-limits is quiet too.
+ */
+#define __pp_is_constexpr(x)						\
+	(sizeof(int) == sizeof(*(8 ? ((void *)((long)(x) * 0l)) : (int *)8)))
+#define __pp_signed_type(t)	(((t)-1) < (t)1)
+#define __pp_same_sign(a, b)						\
+	(__pp_signed_type(__typeof__(a)) == __pp_signed_type(__typeof__(b)) ||	\
+	 __pp_signed_type(__typeof__((a) + 0)) == __pp_signed_type(__typeof__((b) + 0)))
+#define __pp_nonneg_const(x)						\
+	__builtin_choose_expr(__pp_is_constexpr(x),			\
+			      ((unsigned long long)(long long)(x) >> 63) == 0, 0)
+#define __pp_minmax_ok(a, b)						\
+	(__pp_same_sign(a, b) || __pp_nonneg_const(a) || __pp_nonneg_const(b))
+#define __pp_minmax(a, b, op, name)					\
+({ _Static_assert(__pp_minmax_ok(a, b),				\
+		  name "(" #a ", " #b "): signed and unsigned operands"); \
+   __typeof__(a) __a = (a); __typeof__(b) __b = (b);		\
+   __pp_cmp((__typeof__(__a + __b))__a, (__typeof__(__a + __b))__b, op); })
+#define min(a, b)		__pp_minmax(a, b, <, "min")
+#define max(a, b)		__pp_minmax(a, b, >, "max")
 #define min_t(type, a, b)						\
 ({ type __a = (a); type __b = (b); __pp_cmp(__a, __b, <); })
 #define max_t(type, a, b)						\

@@ -23,6 +23,7 @@
 #include <linux/mm_types.h>
 #include <linux/page-flags.h>
 #include <linux/poison.h>
+#include <linux/string.h>	/* memcpy()/memset(), as the kernel's chain brings them */
 
 /* The build's page size (meson -Dpage_size; <generated/autoconf.h>), as
  * the kernel's asm-generic and arm64 headers define it since v6.7. */

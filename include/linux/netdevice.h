@@ -69,6 +69,12 @@ enum {
 struct net_device;
 struct xdp_frame;
 struct xdp_dev_bulk_queue;
+/* Declared for the kernel's net/core/dev.h, whose prototypes name them
+ * (kernel core mode compiles it); nothing here defines them. */
+struct netdev_phys_item_id;
+struct netdev_bpf;
+struct softnet_data;
+struct kernel_hwtstamp_config;
 
 struct napi_struct {
 	struct list_head poll_list;	/* on the polling CPU's list */

@@ -99,6 +99,7 @@ static inline bool spin_trylock_bh(spinlock_t *lock)
 #define local_irq_enable()			do { } while (0)
 
 #include <linux/bug.h>
+#include <linux/lockdep.h>	/* as the kernel's: lockdep_assert_*() */
 
 #pragma GCC visibility pop
 #endif /* _PP_LINUX_SPINLOCK_H */

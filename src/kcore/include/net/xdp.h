@@ -2,7 +2,7 @@
 /*
  * <net/xdp.h> for kernel core mode (src/kcore): the part of the
  * kernel's header that net/core/page_pool.c and the kernel's
- * <net/page_pool/*.h> reach - the memory model (enum xdp_mem_type,
+ * <net/page_pool/...> headers reach - the memory model (enum xdp_mem_type,
  * struct xdp_mem_info), which page_pool_use_xdp_mem() reads. The XDP layer
  * itself (net/core/xdp.c: xdp_rxq_info, frames, the return paths) is not
  * part of kernel core mode: it is pagepool's xdp layer, built on pagepool's
@@ -23,6 +23,7 @@
 #include <linux/jump_label.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/rtnetlink.h>	/* ASSERT_RTNL() */
 #include <linux/skbuff.h>
 
 enum xdp_mem_type {
