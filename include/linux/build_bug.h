@@ -21,8 +21,8 @@
 #define _PP_LINUX_BUILD_BUG_H
 #pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
-#define BUILD_BUG_ON_MSG(cond, msg)	_Static_assert(!(cond), msg)
-#define BUILD_BUG_ON(cond)		_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
+#include <linux/compiler.h>
+
 #ifndef static_assert
 #define static_assert(expr, ...)	_Static_assert(expr, "" __VA_ARGS__)
 #endif
@@ -67,6 +67,21 @@ void __pp_build_bug_failed(const char *file, int line);
 #endif
 
 #define BUILD_BUG()		__pp_compiletime_error("BUILD_BUG failed")
+
+/*
+ * BUILD_BUG_ON(): a statement, as the kernel's. A condition that is an
+ * integer constant expression is a _Static_assert (an error at any
+ * optimization level); any other (the kernel's helpers write
+ * BUILD_BUG_ON(__builtin_constant_p(nr) && nr != 1)) is left to the
+ * optimizer as BUILD_BUG() is: the call must fold away.
+ */
+#define BUILD_BUG_ON_MSG(cond, msg)					\
+	do {								\
+		_Static_assert(!__builtin_choose_expr(__is_constexpr(cond), (cond), 0), msg); \
+		if (__builtin_choose_expr(__is_constexpr(cond), 0, (cond)))	\
+			__pp_compiletime_error(msg);			\
+	} while (0)
+#define BUILD_BUG_ON(cond)		BUILD_BUG_ON_MSG(cond, "BUILD_BUG_ON(" #cond ")")
 
 #pragma GCC visibility pop
 #endif /* _PP_LINUX_BUILD_BUG_H */

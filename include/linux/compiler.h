@@ -35,6 +35,11 @@
 #define __weak			__attribute__((__weak__))
 #define __read_mostly
 #define __percpu
+/* 1 if @x is an integer constant expression, 0 if not, without evaluating
+ * it: a null pointer constant only when @x is one, which picks the type of
+ * the conditional. What _Static_assert and array sizes need. */
+#define __is_constexpr(x)						\
+	(sizeof(int) == sizeof(*(8 ? ((void *)((long)(x) * 0l)) : (int *)8)))
 #define __rcu
 #define __iomem
 #define __user

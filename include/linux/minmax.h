@@ -3,6 +3,8 @@
 #ifndef _PP_LINUX_MINMAX_H
 #define _PP_LINUX_MINMAX_H
 
+#include <linux/compiler.h>
+
 #define __pp_cmp(a, b, op)	((a) op (b) ? (a) : (b))
 
 /*
@@ -15,14 +17,12 @@
  * -Wsign-compare quiet for the constant case, and the sign bit is tested
  * with a shift, not a comparison, so that -Wtype-limits is quiet too.
  */
-#define __pp_is_constexpr(x)						\
-	(sizeof(int) == sizeof(*(8 ? ((void *)((long)(x) * 0l)) : (int *)8)))
 #define __pp_signed_type(t)	(((t)-1) < (t)1)
 #define __pp_same_sign(a, b)						\
 	(__pp_signed_type(__typeof__(a)) == __pp_signed_type(__typeof__(b)) ||	\
 	 __pp_signed_type(__typeof__((a) + 0)) == __pp_signed_type(__typeof__((b) + 0)))
 #define __pp_nonneg_const(x)						\
-	__builtin_choose_expr(__pp_is_constexpr(x),			\
+	__builtin_choose_expr(__is_constexpr(x),			\
 			      ((unsigned long long)(long long)(x) >> 63) == 0, 0)
 #define __pp_minmax_ok(a, b)						\
 	(__pp_same_sign(a, b) || __pp_nonneg_const(a) || __pp_nonneg_const(b))
