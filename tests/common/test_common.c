@@ -2,8 +2,10 @@
 /* Print capture for the test suites (see test_common.h). */
 #include "test_common.h"
 
+#include <linux/processor.h>
 #include <pagepool/runtime.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,4 +76,14 @@ void *pp_test_run_thread(void *(*fn)(void *), void *arg)
 		abort();
 	pthread_join(t, &ret);
 	return ret;
+}
+
+void pp_test_relax_or_yield(unsigned int *spins)
+{
+	if (++*spins < 64) {
+		cpu_relax();
+		return;
+	}
+	*spins = 0;
+	sched_yield();
 }

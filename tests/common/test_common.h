@@ -28,6 +28,13 @@ int pp_test_log_count(const char *needle);
 
 #include "test_designs.h"
 
+/* A wait loop's step: spin a while, then give the CPU away. The
+ * multi-threaded tests run more threads than this machine's two CPUs,
+ * and a waiter that only spins holds up the thread it waits for for a
+ * whole time slice (core/ring_llist took 50-100 s so, 0.5 s with this).
+ * @spins: the loop's counter, 0 at the start of each wait. */
+void pp_test_relax_or_yield(unsigned int *spins);
+
 /* Run @fn in a new thread and wait for it; returns its return value. */
 void *pp_test_run_thread(void *(*fn)(void *), void *arg);
 

@@ -64,6 +64,7 @@ static void *returner_fn(void *arg)
 {
 	struct returner *r = arg;
 	netmem_ref held[16];
+	unsigned int idle = 0;
 	int n = 0, seq;
 
 	pp_thread_register(-1);
@@ -71,6 +72,7 @@ static void *returner_fn(void *arg)
 		void *p = __ptr_ring_consume(&r->q);
 
 		if (p) {
+			idle = 0;
 			held[n++] = page_to_netmem(p);
 			r->returned++;
 			/* Hold a few, return singly or as a bulk. */
@@ -86,7 +88,7 @@ static void *returner_fn(void *arg)
 		seq = __atomic_load_n(&r->stop_seq, __ATOMIC_ACQUIRE);
 		if (seq != r->done_seq && __ptr_ring_empty(&r->q))
 			__atomic_store_n(&r->done_seq, seq, __ATOMIC_RELEASE);
-		cpu_relax();
+		pp_test_relax_or_yield(&idle);
 	}
 	return NULL;
 }
@@ -106,6 +108,7 @@ static void run_generation(unsigned int *seed, long *pages_done, int gen)
 	struct page_pool *pool;
 	bool destroyed = false, unbound = false;
 	u32 id;
+	unsigned int spins;
 	int k;
 
 	assert_false(IS_ERR(dev));
@@ -156,8 +159,8 @@ static void run_generation(unsigned int *seed, long *pages_done, int gen)
 	for (k = 0; k < RETURNERS; k++)
 		__atomic_store_n(&ret[k].stop_seq, gen + 1, __ATOMIC_RELEASE);
 	for (k = 0; k < RETURNERS; k++)
-		while (__atomic_load_n(&ret[k].done_seq, __ATOMIC_ACQUIRE) != gen + 1)
-			cpu_relax();
+		for (spins = 0; __atomic_load_n(&ret[k].done_seq, __ATOMIC_ACQUIRE) != gen + 1; )
+			pp_test_relax_or_yield(&spins);
 	for (i = 0; i < 1000 && !pp_page_pool_get_info(id, &info); i++)
 		pp_workqueue_run_all();
 	if (!pp_page_pool_get_info(id, &info))

@@ -290,6 +290,7 @@ static void *xproducer(void *arg)
 {
 	long id = (long)arg, n = 0;
 	netmem_ref bulk[16];
+	unsigned int idle = 0;
 	u32 nb = 0;
 
 	assert_true(pp_thread_register(-1) > 0);
@@ -302,9 +303,10 @@ static void *xproducer(void *arg)
 				page_pool_put_netmem_bulk(bulk, nb);
 				nb = 0;
 			}
-			cpu_relax();
+			pp_test_relax_or_yield(&idle);
 			continue;
 		}
+		idle = 0;
 		if ((long)p == 1)	/* the owner is done */
 			break;
 		__atomic_store_n(&xout[p - pp_mem_map.map], 0, __ATOMIC_RELAXED);
@@ -330,6 +332,7 @@ static void test_cross_cpu_producers(void **state)
 	pthread_t t[PRODUCERS];
 	struct pp_mem_stats ms;
 	long i, twice = 0;
+	unsigned int full;
 	int k;
 
 	(void)state;
@@ -348,12 +351,12 @@ static void test_cross_cpu_producers(void **state)
 		assert_true((size_t)(p - pp_mem_map.map) < ms.total_pages);
 		if (__atomic_exchange_n(&xout[p - pp_mem_map.map], 1, __ATOMIC_RELAXED))
 			twice++;
-		while (__ptr_ring_produce(&xhand[i % PRODUCERS], p))
-			cpu_relax();
+		for (full = 0; __ptr_ring_produce(&xhand[i % PRODUCERS], p); )
+			pp_test_relax_or_yield(&full);
 	}
 	for (k = 0; k < PRODUCERS; k++)
-		while (__ptr_ring_produce(&xhand[k], (void *)1L))
-			cpu_relax();
+		for (full = 0; __ptr_ring_produce(&xhand[k], (void *)1L); )
+			pp_test_relax_or_yield(&full);
 	local_bh_enable();
 	for (k = 0; k < PRODUCERS; k++) {
 		pthread_join(t[k], NULL);

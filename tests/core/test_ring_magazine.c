@@ -268,6 +268,7 @@ static void *xc_returner(void *arg)
 {
 	long i = (long)arg, returned = 0;
 	void *bulk[8];
+	unsigned int idle = 0;
 	int nb = 0;
 
 	if (pp_thread_register(-1) <= 0)
@@ -283,9 +284,10 @@ static void *xc_returner(void *arg)
 				page_pool_put_page_bulk(xc_pool, bulk, nb);
 				nb = 0;
 			}
-			cpu_relax();
+			pp_test_relax_or_yield(&idle);
 			continue;
 		}
+		idle = 0;
 		xc_unclaim(p);
 		returned++;
 		if (!(i & 1)) {
@@ -309,6 +311,7 @@ static void test_cross_cpu_producers(void **state)
 	struct page_pool_stats st = { 0 };
 	pthread_t t[XC_RETURNERS];
 	long i, returned = 0;
+	unsigned int full;
 	void *ret;
 
 	(void)state;
@@ -327,8 +330,8 @@ static void test_cross_cpu_producers(void **state)
 
 		assert_non_null(p);
 		xc_claim(p, xc_queue);
-		while (__ptr_ring_produce(&xc_queue[i % XC_RETURNERS], p))
-			cpu_relax();
+		for (full = 0; __ptr_ring_produce(&xc_queue[i % XC_RETURNERS], p); )
+			pp_test_relax_or_yield(&full);
 	}
 	local_bh_enable();
 	__atomic_store_n(&xc_done, 1, __ATOMIC_RELEASE);
