@@ -50,6 +50,7 @@ help:
 	@echo '  test-pagesizes    test-16k and test-64k'
 	@echo '  test-aarch64      aarch64 cross build ($(BUILD_AARCH64)), suites under qemu-aarch64'
 	@echo '  test-aarch64-64k  aarch64 with 64 KiB pages ($(BUILD_AARCH64_64K)), under qemu-aarch64 -p 65536'
+	@echo "  kernel-test       a kernel tree's page_pool.c on pagepool's runtime, the suites against it (KSRC=tree or tarball; default: Debian's linux-source-6.12; docs/KERNEL_CORE.md)"
 	@echo '  test-valgrind, fuzz, stress   the reliability suite (docs/RELIABILITY.md)'
 	@echo '  bench             the benchmark suite (docs/BENCHMARKS.md); bench-short: tiny loop counts'
 	@echo '  bench-xsk         root: the AF_XDP forwarder on veth pairs (docs/BENCHMARKS.md)'
@@ -244,6 +245,43 @@ docs: build
 		{ echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
 	@tests/docs/check_filter.py --doxygen
 
+# Kernel core mode (docs/KERNEL_CORE.md): a kernel tree's own
+# net/core/page_pool.c, unchanged, on pagepool's runtime, mm and dma
+# layers, and the suites that use only the kernel's API run against it.
+# KSRC: a kernel tree (a directory) or a tarball of one; by default
+# Debian's linux-source-6.12 (installed when missing). Only the files
+# page_pool.c needs are unpacked, into $(BUILD_KCORE)-ksrc
+# (tools/kcore/prepare.sh); nothing of the kernel is committed or
+# installed. One summary line, then per suite the programs not run there
+# (each says what pagepool-only part it needs) and those failing as
+# declared (the kernel's own behaviour; tests/*/meson.build say why).
+KSRC        ?=
+BUILD_KCORE ?= build-kcore
+KCORE_PKG     := linux-source-6.12
+KCORE_TARBALL := /usr/src/linux-source-6.12.tar.xz
+# The kernel's page_pool.c is one design: its ptr_ring, its DMA tracking.
+KCORE_MESON_ARGS = -Dkernel_core=$(abspath $(BUILD_KCORE)-ksrc) -Ddesigns=default \
+		   -Dring=ptr_ring -Ddma_tracking=index -Dholders=false -Dpoison=none
+.PHONY: kernel-test
+kernel-test: deps
+	@ksrc='$(KSRC)'; \
+	if [ -z "$$ksrc" ]; then tools/install-deps.sh $(KCORE_PKG) && ksrc=$(KCORE_TARBALL); fi; \
+	tools/kcore/prepare.sh "$$ksrc" $(BUILD_KCORE)-ksrc
+	@if [ -f $(BUILD_KCORE)/build.ninja ]; then \
+		meson setup --reconfigure $(BUILD_KCORE) $(KCORE_MESON_ARGS) $(MESON_ARGS) >/dev/null; \
+	else meson setup $(BUILD_KCORE) $(KCORE_MESON_ARGS) $(MESON_ARGS); fi
+	@ninja -C $(BUILD_KCORE) -j $(JOBS)
+	@rc=0; meson test -C $(BUILD_KCORE) --print-errorlogs -v --num-processes $(JOBS) \
+		>$(BUILD_KCORE)/test-output.txt 2>&1 || rc=$$?; \
+	cat $(BUILD_KCORE)/test-output.txt; \
+	for s in kernel-api hardening; do \
+		tools/test-summary.py $(BUILD_KCORE)/meson-logs/testlog.json \
+			"kernel-core $$(cat $(BUILD_KCORE)-ksrc/VERSION), $$s" --suite $$s || rc=1; \
+	done; \
+	tools/test-summary.py $(BUILD_KCORE)/meson-logs/testlog.json \
+		"kernel-core $$(cat $(BUILD_KCORE)-ksrc/VERSION)" || rc=1; \
+	exit $$rc
+
 # The AF_XDP forwarder end to end (examples/xdp_fwd, README "Run the
 # AF_XDP forwarder"): as root, three network namespaces, pp-xsk-send ->
 # xdp_fwd -> pp-xsk-sink for XDP_FWD_SECONDS, the totals, the namespaces
@@ -256,7 +294,8 @@ xdp-fwd-demo: build
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ALL) $(BUILD_HOLDERS) $(BUILD_16K) $(BUILD_64K) \
-		$(BUILD_AARCH64) $(BUILD_AARCH64_64K) build-asan build-tsan docs/api
+		$(BUILD_AARCH64) $(BUILD_AARCH64_64K) $(BUILD_KCORE) $(BUILD_KCORE)-ksrc \
+		build-asan build-tsan docs/api
 
 # The reliability suite (docs/RELIABILITY.md). Each target prints
 # one summary line with its figures and fails on any violation.

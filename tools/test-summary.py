@@ -4,7 +4,9 @@
 
 Usage: test-summary.py TESTLOG [LABEL] [--suite NAME]
 --suite: only the tests of that meson suite, and for each skipped one the
-reason it printed (its last line starting with "SKIP:").
+reason it printed (its last line starting with "SKIP:"), and the tests
+that failed as they are declared to (meson should_fail), which count as
+passed.
 """
 import json
 import sys
@@ -19,6 +21,7 @@ if "--suite" in args:
 passed = failed = skipped = 0
 names = []
 reasons = []
+expected = []
 with open(args[0]) as f:
     for line in f:
         if not line.strip():
@@ -31,6 +34,8 @@ with open(args[0]) as f:
         r = t.get("result")
         if r in ("OK", "EXPECTEDFAIL"):
             passed += 1
+            if r == "EXPECTEDFAIL" and suite is not None:
+                expected.append(t.get("name"))
         elif r == "SKIP":
             skipped += 1
             why = [l for l in (t.get("stdout") or "").splitlines() if l.startswith("SKIP:")]
@@ -44,5 +49,7 @@ for n in names:
     print(f"{label}FAILED {n}")
 for n in reasons:
     print(f"{label}skipped {n}")
+for n in expected:
+    print(f"{label}failed as expected {n}")
 print(f"{label}{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
 sys.exit(1 if failed else 0)

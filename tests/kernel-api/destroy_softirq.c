@@ -25,9 +25,12 @@ static bool pool_listed(u32 id)
 	return pp_page_pool_get_info(id, &info) == 0;
 }
 
-static struct page_pool *make_pool(bool dma)
+/* @napi: the NAPI instance the pool recycles directly for, given at
+ * creation (page_pool_params.napi: every kernel since 6.5, where a later
+ * page_pool_enable_direct_recycling() exists only since 6.17). */
+static struct page_pool *make_pool(bool dma, struct napi_struct *napi)
 {
-	struct page_pool_params pp = { .pool_size = 256, .nid = NUMA_NO_NODE };
+	struct page_pool_params pp = { .pool_size = 256, .nid = NUMA_NO_NODE, .napi = napi };
 	struct page_pool *pool;
 
 	if (dma) {
@@ -45,7 +48,7 @@ static struct page_pool *make_pool(bool dma)
 static void test_napi_aware_destroyed_in_tasklet(void **state)
 {
 	struct napi_struct napi = { .list_owner = -1 };
-	struct page_pool *pool = make_pool(false);
+	struct page_pool *pool = make_pool(false, &napi);
 	unsigned long warns = pp_warn_count();
 	u32 id = pp_page_pool_id(pool);
 	int i;
@@ -53,7 +56,6 @@ static void test_napi_aware_destroyed_in_tasklet(void **state)
 	(void)state;
 	local_bh_disable();
 	napi.list_owner = smp_processor_id();
-	page_pool_enable_direct_recycling(pool, &napi);
 	for (i = 0; i < 1000; i++) {
 		struct page *page = page_pool_alloc_pages(pool, GFP_ATOMIC);
 
@@ -72,7 +74,7 @@ static void test_napi_aware_destroyed_in_tasklet(void **state)
 /* A DMA-mapping pool with pages in its cache and its ring, none out. */
 static void test_dma_pool_destroyed_in_softirq(void **state)
 {
-	struct page_pool *pool = make_pool(true);
+	struct page_pool *pool = make_pool(true, NULL);
 	unsigned long warns = pp_warn_count();
 	u32 id = pp_page_pool_id(pool);
 	struct page *p[8];
@@ -100,7 +102,7 @@ static void test_dma_pool_destroyed_in_softirq(void **state)
 static void test_pages_out_destroyed_in_softirq(void **state)
 {
 	struct napi_struct napi = { .list_owner = -1 };
-	struct page_pool *pool = make_pool(true);
+	struct page_pool *pool = make_pool(true, &napi);
 	unsigned long warns = pp_warn_count();
 	u32 id = pp_page_pool_id(pool);
 	struct pp_dma_stats ds;
@@ -109,7 +111,6 @@ static void test_pages_out_destroyed_in_softirq(void **state)
 
 	(void)state;
 	napi.list_owner = smp_processor_id();
-	page_pool_enable_direct_recycling(pool, &napi);
 	for (i = 0; i < 4; i++)
 		p[i] = page_pool_dev_alloc_pages(pool);
 	napi.list_owner = -1;
@@ -135,7 +136,7 @@ static void test_pages_out_destroyed_in_softirq(void **state)
 /* The same from process context: destroy waits, unmaps, no WARN. */
 static void test_pages_out_destroyed_in_process_context(void **state)
 {
-	struct page_pool *pool = make_pool(true);
+	struct page_pool *pool = make_pool(true, NULL);
 	unsigned long warns = pp_warn_count();
 	u32 id = pp_page_pool_id(pool);
 	struct pp_dma_stats ds;

@@ -8,6 +8,7 @@
 #   OUT/include/trace/events/page_pool.h   (the kernel's public API)
 #   OUT/net/core/page_pool.c and the net/core headers it includes
 #   OUT/VERSION                            (the tree's kernel version)
+#   OUT/SOURCE                             (KSRC, as an absolute path)
 # KSRC is an unpacked tree (a directory holding net/core/page_pool.c) or
 # a tarball of one (Debian's /usr/src/linux-source-6.12.tar.xz). The files
 # are compiled from OUT, under the build directory; none of them is ever
@@ -40,6 +41,13 @@ optional=(
 	net/core/mp_dmabuf_devmem.h
 )
 
+# A tarball already unpacked here, and not changed since: nothing to do.
+# (A tree is copied again each time: eleven files.)
+if [[ -f $ksrc && -f $out/VERSION && -f $out/SOURCE &&
+      $(cat "$out/SOURCE") == "$(realpath "$ksrc")" && ! $ksrc -nt $out/VERSION ]]; then
+	echo "kcore: $(cat "$out/VERSION") from $ksrc in $out (up to date)"
+	exit 0
+fi
 rm -rf "$out"
 mkdir -p "$out"
 tmp=$(mktemp -d)
@@ -83,4 +91,5 @@ done
 # VERSION.PATCHLEVEL.SUBLEVEL from the tree's Makefile.
 awk -F' *= *' '$1=="VERSION"{v=$2} $1=="PATCHLEVEL"{p=$2} $1=="SUBLEVEL"{s=$2}
 	END { if (v == "") exit 1; print v "." p "." s }' "$src/Makefile" >"$out/VERSION"
+realpath "$ksrc" >"$out/SOURCE"
 echo "kcore: $(cat "$out/VERSION") from $ksrc in $out"
