@@ -51,6 +51,7 @@ help:
 	@echo '  test-aarch64      aarch64 cross build ($(BUILD_AARCH64)), suites under qemu-aarch64'
 	@echo '  test-aarch64-64k  aarch64 with 64 KiB pages ($(BUILD_AARCH64_64K)), under qemu-aarch64 -p 65536'
 	@echo "  kernel-test       a kernel tree's page_pool.c on pagepool's runtime, the suites against it (KSRC=tree or tarball; default: Debian's linux-source-6.12; docs/KERNEL_CORE.md)"
+	@echo "  kernel-bench      the same benchmarks against pagepool's core and the kernel's, interleaved (results/kernel-bench.txt)"
 	@echo '  test-valgrind, fuzz, stress   the reliability suite (docs/RELIABILITY.md)'
 	@echo '  bench             the benchmark suite (docs/BENCHMARKS.md); bench-short: tiny loop counts'
 	@echo '  bench-xsk         root: the AF_XDP forwarder on veth pairs (docs/BENCHMARKS.md)'
@@ -262,8 +263,8 @@ KCORE_TARBALL := /usr/src/linux-source-6.12.tar.xz
 # The kernel's page_pool.c is one design: its ptr_ring, its DMA tracking.
 KCORE_MESON_ARGS = -Dkernel_core=$(abspath $(BUILD_KCORE)-ksrc) -Ddesigns=default \
 		   -Dring=ptr_ring -Ddma_tracking=index -Dholders=false -Dpoison=none
-.PHONY: kernel-test
-kernel-test: deps
+.PHONY: kernel-build kernel-test kernel-bench
+kernel-build: deps
 	@ksrc='$(KSRC)'; \
 	if [ -z "$$ksrc" ]; then tools/install-deps.sh $(KCORE_PKG) && ksrc=$(KCORE_TARBALL); fi; \
 	tools/kcore/prepare.sh "$$ksrc" $(BUILD_KCORE)-ksrc
@@ -271,6 +272,8 @@ kernel-test: deps
 		meson setup --reconfigure $(BUILD_KCORE) $(KCORE_MESON_ARGS) $(MESON_ARGS) >/dev/null; \
 	else meson setup $(BUILD_KCORE) $(KCORE_MESON_ARGS) $(MESON_ARGS); fi
 	@ninja -C $(BUILD_KCORE) -j $(JOBS)
+
+kernel-test: kernel-build
 	@rc=0; meson test -C $(BUILD_KCORE) --print-errorlogs -v --num-processes $(JOBS) \
 		>$(BUILD_KCORE)/test-output.txt 2>&1 || rc=$$?; \
 	cat $(BUILD_KCORE)/test-output.txt; \
@@ -281,6 +284,15 @@ kernel-test: deps
 	tools/test-summary.py $(BUILD_KCORE)/meson-logs/testlog.json \
 		"kernel-core $$(cat $(BUILD_KCORE)-ksrc/VERSION)" || rc=1; \
 	exit $$rc
+
+# The same benchmarks against both cores in one run, interleaved
+# (tools/kcore/bench.py): fast path, non-direct put, slow path, cross-CPU;
+# medians of KBENCH_ROUNDS rounds and the ratios, into
+# results/kernel-bench.txt.
+KBENCH_ROUNDS ?= 5
+kernel-bench: build kernel-build
+	@tools/kcore/bench.py $(BUILD) $(BUILD_KCORE) --rounds $(KBENCH_ROUNDS) \
+		--out results/kernel-bench.txt
 
 # The AF_XDP forwarder end to end (examples/xdp_fwd, README "Run the
 # AF_XDP forwarder"): as root, three network namespaces, pp-xsk-send ->
