@@ -22,6 +22,7 @@ static int owner_done;
 
 static void *returner(void *arg)
 {
+	unsigned int idle = 0;
 	long returned = 0;
 
 	(void)arg;
@@ -30,9 +31,10 @@ static void *returner(void *arg)
 		struct page *p = __ptr_ring_consume(&handoff);
 
 		if (!p) {
-			cpu_relax();
+			pp_test_relax_or_yield(&idle);
 			continue;
 		}
+		idle = 0;
 		page_pool_put_full_page(pool, p, false);
 		returned++;
 	}
@@ -44,6 +46,7 @@ static void test_owner_and_returner(void **state)
 	struct page_pool_params pp = { .pool_size = 1024, .nid = NUMA_NO_NODE };
 	struct page_pool_stats st = { 0 };
 	long allocated = 0, stalls = 0;
+	unsigned int full;
 	pthread_t t;
 	void *ret;
 	u32 hold;
@@ -58,9 +61,9 @@ static void test_owner_and_returner(void **state)
 		struct page *p = page_pool_alloc_pages(pool, GFP_ATOMIC);
 
 		assert_non_null(p);
-		while (__ptr_ring_produce(&handoff, p)) {
+		for (full = 0; __ptr_ring_produce(&handoff, p); ) {
 			stalls++;
-			cpu_relax();
+			pp_test_relax_or_yield(&full);
 		}
 		allocated++;
 	}
