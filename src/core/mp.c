@@ -5,10 +5,9 @@
  * provider of net_iovs over preallocated, once-mapped memory, the shape of
  * upstream's devmem provider without the dma-buf.
  */
-#include <elf.h>
 #include <errno.h>
-#include <link.h>
 
+#include <asm/sections.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/mm.h>
@@ -23,47 +22,12 @@
 
 #include "core/core_internal.h"
 
-/*
- * The kernel refuses provider ops that are not in .rodata (a writable ops
- * table is an exploit primitive). Here: the address must lie in a loaded
- * object's read-only segment, or in its RELRO range (where const tables of
- * function pointers live in position-independent code).
- */
-struct rodata_query {
-	unsigned long addr;
-	bool found, read_only;
-};
-
-static int rodata_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-	struct rodata_query *q = data;
-	int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		unsigned long start = info->dlpi_addr + ph->p_vaddr;
-
-		if (q->addr < start || q->addr >= start + ph->p_memsz)
-			continue;
-		if (ph->p_type == PT_GNU_RELRO) {
-			q->read_only = true;
-			q->found = true;
-		} else if (ph->p_type == PT_LOAD) {
-			q->found = true;
-			if (!(ph->p_flags & PF_W))
-				q->read_only = true;
-		}
-	}
-	return q->found && q->read_only;
-}
-
+/* The kernel refuses provider ops that are not in .rodata (a writable ops
+ * table is an exploit primitive); is_kernel_rodata() says what read-only
+ * data is here (<asm/sections.h>). */
 int ppcore_mp_check_ops(const struct memory_provider_ops *ops)
 {
-	struct rodata_query q = { .addr = (unsigned long)ops };
-
-	dl_iterate_phdr(rodata_cb, &q);
-	return q.read_only ? 0 : -EFAULT;
+	return is_kernel_rodata((unsigned long)ops) ? 0 : -EFAULT;
 }
 
 int net_mp_open_rxq(struct net_device *dev, unsigned int rxq_idx,
