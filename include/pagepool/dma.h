@@ -240,6 +240,26 @@ typedef void (*pp_dma_trace_fn)(struct device *dev, enum pp_dma_op op,
  */
 void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg);
 
+/* A hook that runs as a single unmap begins, for race reproductions. */
+typedef void (*pp_dma_before_unmap_fn)(struct device *dev, dma_addr_t addr, size_t size,
+				       void *arg);
+/**
+ * pp_dma_set_before_unmap() - set a device's before-unmap hook
+ * @dev: the device; a NULL or ERR_PTR() @dev, or one with no state of
+ *	its own (dma-direct without PP_DMA_DEBUG), is ignored
+ * @fn: called in the unmapping thread at each dma_unmap_page_attrs() /
+ *	dma_unmap_single_attrs() of @dev, before the unmap checks or changes
+ *	anything (it may wait, to hold the unmap there); NULL removes it
+ * @arg: passed to @fn
+ *
+ * For tests that stop an unmap between the caller's decision to unmap and
+ * the unmap itself (a release racing a driver unbind).
+ * pp_device_destroy() removes the hook, as it does the trace hook.
+ *
+ * Context: any thread; @fn runs in the context of the unmap.
+ */
+void pp_dma_set_before_unmap(struct device *dev, pp_dma_before_unmap_fn fn, void *arg);
+
 /**
  * pp_dma_device_write() - the device writes to memory it has mapped
  * @dev: the device

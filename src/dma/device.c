@@ -320,6 +320,7 @@ void put_device(struct device *dev)
 		/* Nobody holds the device: nobody vouches for the hook's
 		 * argument any more. */
 		pp_dma_set_trace(dev, NULL, NULL);
+		pp_dma_set_before_unmap(dev, NULL, NULL);
 		mutex_lock(&ppdma_kept_lock);
 		list_add_tail(&d->kept, &ppdma_kept_devs);
 		mutex_unlock(&ppdma_kept_lock);
@@ -402,6 +403,7 @@ void pp_device_destroy(struct device *dev)
 	 * argument may die with the caller, while a pool's late returns still
 	 * reach the device. */
 	pp_dma_set_trace(dev, NULL, NULL);
+	pp_dma_set_before_unmap(dev, NULL, NULL);
 	put_device(dev);
 }
 
@@ -485,4 +487,22 @@ void pp_dma_set_trace(struct device *dev, pp_dma_trace_fn fn, void *arg)
 	WRITE_ONCE(d->trace_arg, arg);
 	/* Paired with the acquire load in ppdma_trace() (mapping.c). */
 	smp_store_release(&d->trace, fn);
+}
+
+/* The before-unmap hook: the same rules as the trace hook's. */
+void pp_dma_set_before_unmap(struct device *dev, pp_dma_before_unmap_fn fn, void *arg)
+{
+	struct pp_dma_dev *d;
+
+	if (IS_ERR_OR_NULL(dev) || !to_ppdma(dev))
+		return;
+	d = to_ppdma(dev);
+	if (!fn) {
+		smp_store_release(&d->before_unmap, NULL);
+		WRITE_ONCE(d->before_unmap_arg, NULL);
+		return;
+	}
+	WRITE_ONCE(d->before_unmap_arg, arg);
+	/* Paired with the acquire load in ppdma_before_unmap(). */
+	smp_store_release(&d->before_unmap, fn);
 }

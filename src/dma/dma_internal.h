@@ -157,6 +157,8 @@ struct pp_dma_dev {
 	size_t win_len;			/* and length; fixed at creation */
 	pp_dma_trace_fn trace;
 	void *trace_arg;
+	pp_dma_before_unmap_fn before_unmap;	/* pp_dma_set_before_unmap() */
+	void *before_unmap_arg;
 	long live_base;			/* maps - unmaps when the last binding ended */
 	atomic_long_t violations[PP_DMA_V_NR];
 	struct device_dma_parameters dma_parms;	/* what dev.dma_parms points to */
@@ -293,6 +295,17 @@ static inline void ppdma_trace(struct pp_dma_dev *d, enum pp_dma_op op,
 
 	if (unlikely(fn))
 		fn(&d->dev, op, addr, size, dir, READ_ONCE(d->trace_arg));
+}
+
+/* The before-unmap hook, called as a single unmap begins, before anything
+ * changes. */
+static inline void ppdma_before_unmap(struct pp_dma_dev *d, dma_addr_t addr, size_t size)
+{
+	/* Paired with the release store in pp_dma_set_before_unmap(). */
+	pp_dma_before_unmap_fn fn = smp_load_acquire(&d->before_unmap);
+
+	if (unlikely(fn))
+		fn(&d->dev, addr, size, READ_ONCE(d->before_unmap_arg));
 }
 
 /* Driver unbind (coherent.c): free the managed allocations. Called by

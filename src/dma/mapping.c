@@ -254,6 +254,7 @@ static void ppdma_unmap(struct device *dev, dma_addr_t addr, size_t size,
 
 	if (unlikely(!d))
 		return;		/* dma-direct, coherent: nothing to undo */
+	ppdma_before_unmap(d, addr, size);
 	if (!ppdma_op_begin_checked(d, PP_DMA_OP_UNMAP, addr, size, dir, &s))
 		goto out;
 	/* Debug first: a double unmap must not reach the backend (it would

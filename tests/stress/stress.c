@@ -73,6 +73,40 @@
 #include <pagepool/xdp.h>
 #endif
 
+/* The pool a page belongs to. page_pool_to_pp() is pagepool's (Yunsheng
+ * Lin's API, right under every DMA-tracking design); a kernel core build
+ * (docs/KERNEL_CORE.md) reads page->pp, as the kernel's own code does. */
+static inline struct page_pool *pp_stress_pool_of(struct page *page)
+{
+#ifdef CONFIG_PAGEPOOL_KERNEL_CORE
+	return page->pp;
+#else
+	return page_pool_to_pp(page);
+#endif
+}
+
+/* A bulk return of pages of any pools: page_pool_put_netmem_bulk()
+ * (v6.14). Kernel trees before it have page_pool_put_page_bulk(), one
+ * pool per call: there each run of pages of one pool is one bulk. */
+static void pp_stress_put_bulk(netmem_ref *data, u32 n)
+{
+#ifdef CONFIG_PAGEPOOL_KERNEL_CORE
+	void *addr[64];
+	u32 i = 0;
+
+	while (i < n) {
+		struct page_pool *pool = netmem_to_page(data[i])->pp;
+		int k = 0;
+
+		while (i < n && k < (int)ARRAY_SIZE(addr) && netmem_to_page(data[i])->pp == pool)
+			addr[k++] = page_address(netmem_to_page(data[i++]));
+		page_pool_put_page_bulk(pool, addr, k);
+	}
+#else
+	page_pool_put_netmem_bulk(data, n);
+#endif
+}
+
 #define MAX_OWNERS	8
 #define MAX_RETURNERS	8
 #define MAX_DEVS	4
@@ -238,7 +272,7 @@ static void return_one(struct counters *c, unsigned long tagged)
 		return;
 	}
 #endif
-	page_pool_put_page(page_pool_to_pp(page), page, -1, false);
+	page_pool_put_page(pp_stress_pool_of(page), page, -1, false);
 	if (tagged & FRAG_BIT)
 		c->frag_returns++;
 }
@@ -325,7 +359,7 @@ static void flush_rx(struct owner *o, bool bulk)
 	if (bulk) {
 		for (i = 0; i < n; i++)
 			data[i] = page_to_netmem((struct page *)(o->rx[i] & ~TAGS));
-		page_pool_put_netmem_bulk(data, (u32)n);
+		pp_stress_put_bulk(data, (u32)n);
 		o->c.bulk_returns += (unsigned long)n;
 		o->c.returns += (unsigned long)n;
 	} else {
@@ -506,7 +540,7 @@ static void returner_release(struct returner *r, int n)
 			bulk[nb++] = page_to_netmem(page);
 			r->c.frag_returns += !!(tagged & FRAG_BIT);
 			if (nb == BULK) {
-				page_pool_put_netmem_bulk(bulk, BULK);
+				pp_stress_put_bulk(bulk, BULK);
 				r->c.returns += BULK;
 				r->c.bulk_returns += BULK;
 				nb = 0;
@@ -519,7 +553,7 @@ static void returner_release(struct returner *r, int n)
 			}
 			/* The refcount trick: the pool must release, not recycle. */
 			get_page(page);
-			page_pool_put_full_page(page_pool_to_pp(page), page, false);
+			page_pool_put_full_page(pp_stress_pool_of(page), page, false);
 			put_page(page);
 			r->c.returns++;
 			r->c.ref_returns++;
@@ -527,7 +561,7 @@ static void returner_release(struct returner *r, int n)
 		}
 	}
 	if (nb) {
-		page_pool_put_netmem_bulk(bulk, (u32)nb);
+		pp_stress_put_bulk(bulk, (u32)nb);
 		r->c.returns += (unsigned long)nb;
 		r->c.bulk_returns += (unsigned long)nb;
 	}
