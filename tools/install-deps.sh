@@ -10,10 +10,20 @@
 # is missing and the command that would install it, change nothing.
 set -euo pipefail
 
+# A name without an architecture means the native one (or an arch: all
+# package). With a foreign architecture added (the arm64 cross build),
+# dpkg-query prints one status per installed architecture: look for the
+# native or "all" one among them.
+native=$(dpkg --print-architecture 2>/dev/null || echo none)
 missing=()
 for pkg in "$@"; do
-	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
-	[[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+	if [[ $pkg == *:* ]]; then
+		status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+		[[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+		continue
+	fi
+	dpkg-query -W -f='${Status} ${Architecture}\n' "$pkg" 2>/dev/null |
+		grep -qE "^install ok installed ($native|all)\$" || missing+=("$pkg")
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
