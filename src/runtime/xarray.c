@@ -122,25 +122,33 @@ static unsigned int xa_nodes_needed(struct xarray *xa, unsigned long index)
 {
 	struct xa_node *node = xa_head_node(xa);
 	unsigned int top = xa_shift_for(index);
-	unsigned int need;
 
 	if (!node)
 		return top / XA_SHIFT + 1;
-	if (top <= node->shift) {
-		need = 0;
-	} else {
-		/* The index lies outside the present root, so its digit at
-		 * the new top is not 0: the whole path below is new. */
+	/* Outside the present root, the index's digit at the new top is not
+	 * 0: the whole path below is new. */
+	if (top > node->shift)
 		return (top - node->shift) / XA_SHIFT + top / XA_SHIFT;
-	}
 	while (node->shift) {
 		struct xa_node *child = node->slots[xa_digit(index, node->shift)];
 
 		if (!child)
-			return need + node->shift / XA_SHIFT;
+			return node->shift / XA_SHIFT;
 		node = child;
 	}
-	return need;
+	return 0;
+}
+
+/* The leaf that holds @index, for a writer; NULL if there is none. */
+static struct xa_node *xa_leaf_locked(struct xarray *xa, unsigned long index)
+{
+	struct xa_node *node = xa_head_node(xa);
+
+	if (!node || index > xa_node_max(node->shift))
+		return NULL;
+	while (node && node->shift)
+		node = node->slots[xa_digit(index, node->shift)];
+	return node;
 }
 
 /* ---- full bits ---- */
@@ -272,17 +280,12 @@ static void xa_node_free(struct xa_node *node)
  * 0 in use. Returns the entry that was there (raw). */
 static void *xa_clear(struct xarray *xa, unsigned long index)
 {
-	struct xa_node *node = xa_head_node(xa), *head;
+	struct xa_node *node = xa_leaf_locked(xa, index), *head;
 	unsigned int d;
 	void *old;
 
-	if (!node || index > xa_node_max(node->shift))
+	if (!node)
 		return NULL;
-	while (node->shift) {
-		node = node->slots[xa_digit(index, node->shift)];
-		if (!node)
-			return NULL;
-	}
 	d = xa_digit(index, 0);
 	old = node->slots[d];
 	if (!old)
@@ -325,18 +328,9 @@ static bool xa_tracks_free(const struct xarray *xa)
 /* The raw entry at @index, for a writer. */
 static void *xa_get_locked(struct xarray *xa, unsigned long index)
 {
-	struct xa_node *node = xa_head_node(xa);
+	struct xa_node *leaf = xa_leaf_locked(xa, index);
 
-	if (!node || index > xa_node_max(node->shift))
-		return NULL;
-	while (node) {
-		void *p = node->slots[xa_digit(index, node->shift)];
-
-		if (!node->shift)
-			return p;
-		node = p;
-	}
-	return NULL;
+	return leaf ? leaf->slots[xa_digit(index, 0)] : NULL;
 }
 
 /* ---- the API ---- */

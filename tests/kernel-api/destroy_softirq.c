@@ -18,13 +18,6 @@
 
 static struct device *dev;
 
-static bool pool_listed(u32 id)
-{
-	struct pp_page_pool_info info;
-
-	return pp_page_pool_get_info(id, &info) == 0;
-}
-
 /* @napi: the NAPI instance the pool recycles directly for, given at
  * creation (page_pool_params.napi: every kernel since 6.5, where a later
  * page_pool_enable_direct_recycling() exists only since 6.17). */
@@ -67,7 +60,7 @@ static void test_napi_aware_destroyed_in_tasklet(void **state)
 	local_bh_enable();
 	assert_int_equal(pp_warn_count(), warns);
 	assert_false(kapi_logged("synchronize_rcu() inside"));
-	assert_false(pool_listed(id));		/* freed in destroy */
+	assert_false(kapi_pool_listed(id));		/* freed in destroy */
 	kapi_assert_all_pages_home();
 }
 
@@ -90,7 +83,7 @@ static void test_dma_pool_destroyed_in_softirq(void **state)
 	page_pool_destroy(pool);
 	local_bh_enable();
 	assert_int_equal(pp_warn_count(), warns);
-	assert_false(pool_listed(id));
+	assert_false(kapi_pool_listed(id));
 	pp_dma_get_stats(dev, &ds);
 	assert_int_equal(ds.live_mappings, 0);
 	assert_int_equal(pp_dma_violations(dev), 0);
@@ -119,7 +112,7 @@ static void test_pages_out_destroyed_in_softirq(void **state)
 	local_bh_enable();
 	assert_int_equal(pp_warn_count(), warns + 1);
 	assert_true(kapi_logged("destroyed in atomic context with pages in flight"));
-	assert_true(pool_listed(id));
+	assert_true(kapi_pool_listed(id));
 
 	pp_workqueue_run_all();			/* the release work, process context */
 	pp_dma_get_stats(dev, &ds);
@@ -127,7 +120,7 @@ static void test_pages_out_destroyed_in_softirq(void **state)
 	for (i = 0; i < 4; i++)
 		page_pool_put_full_page(pool, p[i], false);
 	pp_workqueue_run_all();
-	assert_false(pool_listed(id));
+	assert_false(kapi_pool_listed(id));
 	assert_int_equal(pp_warn_count(), warns + 1);
 	assert_int_equal(pp_dma_violations(dev), 0);
 	kapi_assert_all_pages_home();
@@ -149,11 +142,11 @@ static void test_pages_out_destroyed_in_process_context(void **state)
 	page_pool_destroy(pool);
 	pp_dma_get_stats(dev, &ds);
 	assert_int_equal(ds.live_mappings, 0);
-	assert_true(pool_listed(id));
+	assert_true(kapi_pool_listed(id));
 	for (i = 0; i < 4; i++)
 		page_pool_put_full_page(pool, p[i], false);
 	pp_workqueue_run_all();
-	assert_false(pool_listed(id));
+	assert_false(kapi_pool_listed(id));
 	assert_int_equal(pp_warn_count(), warns);
 	assert_int_equal(pp_dma_violations(dev), 0);
 	kapi_assert_all_pages_home();

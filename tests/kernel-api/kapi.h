@@ -70,6 +70,23 @@ static inline void kapi_assert_all_pages_home(void)
 	assert_int_equal(st.pp_pages, 0);
 }
 
+/* Whether pool @id is still listed (alive, maybe destroyed and waiting). */
+static inline bool kapi_pool_listed(u32 id)
+{
+	struct pp_page_pool_info info;
+
+	return pp_page_pool_get_info(id, &info) == 0;
+}
+
+/* Run the deferred release until pool @id is freed, or 100 rounds. */
+static inline void kapi_settle_pool(u32 id)
+{
+	int i;
+
+	for (i = 0; i < 100 && kapi_pool_listed(id); i++)
+		pp_workqueue_run_all();
+}
+
 static inline struct page_pool_stats kapi_stats(const struct page_pool *pool)
 {
 	struct page_pool_stats st;

@@ -88,11 +88,9 @@ static void release_races_unbind(unsigned int dev_flags)
 		.pool_size = 64, .nid = NUMA_NO_NODE, .dev = dev, .dma_dir = DMA_FROM_DEVICE,
 		.max_len = 2048, .flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 	};
-	struct pp_page_pool_info info;
 	struct pp_dma_stats ds;
 	struct page *other;
 	double t0, destroy_ms;
-	int i;
 	u32 id;
 
 	assert_non_null(dev);
@@ -119,9 +117,8 @@ static void release_races_unbind(unsigned int dev_flags)
 	assert_int_equal(pthread_join(releaser_thread, NULL), 0);
 
 	page_pool_put_full_page(pool, other, false);
-	for (i = 0; i < 100 && pp_page_pool_get_info(id, &info) == 0; i++)
-		pp_workqueue_run_all();
-	assert_int_equal(pp_page_pool_get_info(id, &info), -ENOENT);
+	kapi_settle_pool(id);
+	assert_false(kapi_pool_listed(id));
 	pp_dma_set_before_unmap(dev, NULL, NULL);
 
 	pp_dma_get_stats(dev, &ds);
