@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
+"""Write the kernel-API fuzz harness's seed corpus (tests/fuzz/corpus-kapi).
+
+Each seed is a short scenario in the harness's input format (fuzz_kapi.h):
+a configuration byte, then operations. The opcodes are read from enum
+kz_op in fuzz_kapi.h, so the seeds follow the harness if operations are
+appended. Inputs a fuzzing run found (found-*) are kept beside the seeds.
+Run from anywhere:  tests/fuzz/kapi/gen_corpus.py   (rewrites the seeds)
+"""
+import os
+import re
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "corpus-kapi")
+
+
+def opcodes():
+    text = open(os.path.join(HERE, "fuzz_kapi.h")).read()
+    start = text.index("enum kz_op {")
+    body = text[start:text.index("KZ_OP_NR,", start)]
+    names = re.findall(r"^\s*KZ_OP_(\w+),", body, re.M)
+    return {n: i for i, n in enumerate(names)}
+
+
+OP = opcodes()
+
+# Configuration byte.
+TWO_DEVS, ROLES2, ROLES3 = 0x01, 0x02, 0x04
+
+# CREATE mode: bit 0 valid, bits 1-2 kind, 0x10 NAPI.
+PLAIN, DMA_SYNC, DMA_ONLY, SMALL = 0x01, 0x03, 0x05, 0x07
+NAPI = 0x10
+BAD = 0x00
+
+# ALLOC kinds; | SYNC_CPU syncs the buffer for the CPU.
+PAGES, NETMEMS, FRAG, SIZED = 0, 1, 2, 3
+SYNC_CPU = 0x40
+
+# PUT how: 0 put_full, 1 put_full direct, 2 recycle_direct, 3 put_page
+# with a dma_sync_size (how >> 2); | NETMEM the netmem call.
+FULL, FULL_DIRECT, RECYCLE_DIRECT, PUT_SYNC = 0, 1, 2, 3
+NETMEM = 0x80
+
+# Fault points and modes.
+F_PAGE, F_DMA, F_KMALLOC = 0, 1, 2
+F_OFF, F_NTH, F_PROB, F_NEXT, F_SKIP = 0, 1, 2, 3, 4
+
+
+def op(name, *args):
+    return [OP[name]] + list(args)
+
+
+def create(slot, mode, a=0, b=0, c=0, d=0):
+    """a: order / device / bad kind; b: direction and order; c: offset,
+    max_len, nid (c >> 6); d: pool_size index."""
+    return op("CREATE", slot, mode, a, b, c, d)
+
+
+def alloc(slot, kind=PAGES, size=0):
+    return op("ALLOC", slot, kind, size)
+
+
+def put(item=0, how=FULL):
+    return op("PUT", item, how)
+
+
+def bulk(items):
+    return op("BULK", len(items) - 1, *items)
+
+
+def fault(point, mode, arg=0):
+    return op("FAULT", point, mode, arg)
+
+
+def napi_poll(slot, ops):
+    """The next len(ops) operations run inside the pool's NAPI poll."""
+    flat = op("NAPI_POLL", slot, len(ops) - 1)
+    for o in ops:
+        flat += o
+    return flat
+
+
+def seq(cfg, *ops):
+    out = [cfg]
+    for o in ops:
+        out += o
+    return bytes(out)
+
+
+def allocs(slot, n, kind=PAGES):
+    return [alloc(slot, kind, i) for i in range(n)]
+
+
+def puts(n, how=FULL):
+    return [put(0, how) for _ in range(n)]
+
+
+SEEDS = {}
+
+# Each pool kind: allocate each way, recycle directly in softirq, the rest
+# through the ring.
+for name, mode, a, b in (("plain", PLAIN, 0, 0), ("plain-order1", PLAIN, 1, 0),
+                         ("dma-sync", DMA_SYNC, 0, 0), ("dma-sync-bidir-order1", DMA_SYNC, 1, 3),
+                         ("dma-only", DMA_ONLY, 0, 0), ("small-ring", SMALL, 2, 0)):
+    for cfg, tag in ((0, ""), (TWO_DEVS, "-dev1")):
+        SEEDS[f"kind-{name}{tag}"] = seq(
+            cfg, create(0, mode, a | (1 if tag else 0), b), *allocs(0, 4, PAGES),
+            *allocs(0, 2, NETMEMS), op("BH", 1), *puts(3, FULL_DIRECT),
+            put(0, RECYCLE_DIRECT | NETMEM), op("BH", 0), *puts(2))
+
+# Invalid parameters: each rule page_pool_init() enforces.
+SEEDS["create-invalid"] = seq(0, *[create(kind % 3, BAD, kind, 0, c) for kind in range(4)
+                                   for c in range(2)])
+
+# Fragments: several per page, pages retired by a fragment that does not
+# fit, put while current and after; size-based allocation.
+SEEDS["frags"] = seq(0, create(0, PLAIN), *[alloc(0, FRAG, s) for s in (3, 3, 4, 3, 5, 6)],
+                     *puts(6))
+SEEDS["frags-order2-dma"] = seq(0, create(0, DMA_SYNC, 0, 4, 1),
+                                *[alloc(0, FRAG | SYNC_CPU, s) for s in range(9)],
+                                put(1), put(3), alloc(0, FRAG, 7), *puts(8))
+SEEDS["sized"] = seq(0, create(0, DMA_SYNC), *[alloc(0, SIZED, s) for s in range(9)],
+                     *[alloc(0, SIZED, s) for s in (1, 1, 2, 4)], *puts(13, PUT_SYNC | 0x0c))
+SEEDS["frag-refs"] = seq(0, create(0, PLAIN), *allocs(0, 3, FRAG), op("PP_REF", 0),
+                         op("GET_PAGE", 1), alloc(0, FRAG, 8), *puts(3), op("PUT_PAGE", 0),
+                         *puts(2))
+
+# Extra references: page references make the last put release, pp
+# references delay it.
+SEEDS["extra-refs"] = seq(0, create(0, DMA_SYNC), *allocs(0, 4), op("GET_PAGE", 0),
+                          op("PP_REF", 1), put(0), put(1), put(1), op("PUT_PAGE", 0),
+                          *puts(3))
+SEEDS["released-direct"] = seq(0, create(0, PLAIN), *allocs(0, 3), op("GET_PAGE", 0),
+                               op("GET_PAGE", 1), op("BH", 1), *puts(3, FULL_DIRECT),
+                               op("BH", 0), op("PUT_PAGE", 0), op("PUT_PAGE", 0))
+
+# NAPI: operations inside the pool's own poll recycle napi-locally.
+SEEDS["napi-poll"] = seq(0, create(0, DMA_SYNC | NAPI),
+                         napi_poll(0, [alloc(0), alloc(0), alloc(0, FRAG, 2), put(0),
+                                       put(0, FULL_DIRECT)]),
+                         napi_poll(0, [op("BURST", 0, 40, 1), put(0), bulk([0, 1])]))
+SEEDS["napi-two-pools"] = seq(0, create(0, PLAIN | NAPI), create(1, DMA_ONLY | NAPI),
+                              *allocs(0, 3), *allocs(1, 3),
+                              napi_poll(1, [put(0), put(0), put(0), put(0)]),
+                              napi_poll(0, [put(0), put(0, FULL_DIRECT)]))
+
+# Bursts: the cache fills (cache_full), the ring fills (ring_full).
+SEEDS["bursts"] = seq(0, create(0, DMA_SYNC, 0, 0, 0, 2), op("BH", 1),
+                      op("BURST", 0, 63, 1), op("BURST", 0, 63, 1), op("BURST", 0, 63, 0),
+                      op("BH", 0), *allocs(0, 20), *puts(20))
+SEEDS["cache-full"] = seq(0, create(0, PLAIN, 0, 0, 0, 3),
+                          *[op("BURST", 0, 63, 0) for _ in range(3)],
+                          *[alloc(0) for _ in range(140)], op("BH", 1),
+                          *puts(140, FULL_DIRECT), op("BH", 0))
+
+# Bulk returns, in and out of the NAPI poll.
+SEEDS["bulk"] = seq(0, create(0, DMA_SYNC), create(1, PLAIN), *allocs(0, 6), *allocs(1, 6),
+                    bulk(range(12)), bulk(range(6)), *puts(2))
+SEEDS["bulk-small-ring"] = seq(0, create(0, SMALL, 1), *allocs(0, 10), bulk(range(10)))
+
+# Destroy with pages in flight; late returns; the deferred release.
+SEEDS["destroy-inflight"] = seq(0, create(0, DMA_SYNC), *allocs(0, 8), op("DESTROY", 0),
+                                *puts(4), op("RUN_WORK"), *puts(4))
+SEEDS["destroy-frags-inflight"] = seq(0, create(0, DMA_SYNC, 0, 2), *allocs(0, 5, FRAG),
+                                      op("DESTROY", 0), *puts(5))
+SEEDS["destroy-refs-inflight"] = seq(0, create(0, DMA_ONLY), *allocs(0, 4), op("GET_PAGE", 0),
+                                     op("PP_REF", 1), op("DESTROY", 0), *puts(5),
+                                     op("PUT_PAGE", 0))
+
+# Driver unbind after destroy, pages returned after the unbind, rebind.
+for cfg, tag in ((0, "iommu"), (TWO_DEVS, "2dev")):
+    SEEDS[f"unbind-{tag}"] = seq(cfg, create(0, DMA_SYNC), create(1, DMA_ONLY, 1),
+                                 *allocs(0, 5), *allocs(1, 5, FRAG), op("UNBIND", 0),
+                                 *puts(3), op("REBIND", 0), create(2, DMA_SYNC),
+                                 *allocs(2, 3), op("UNBIND", 1), *puts(10), op("REBIND", 1))
+
+# Roles: cross-CPU returns (always the ring), the consumer's own.
+SEEDS["roles"] = seq(ROLES3, create(0, DMA_SYNC), *allocs(0, 6), op("ROLE", 1), *puts(3),
+                     op("ROLE", 2), op("BH", 1), *puts(2, FULL_DIRECT), op("BH", 0),
+                     op("ROLE", 0), *puts(1), create(1, PLAIN | NAPI), op("ROLE", 1),
+                     op("NAPI_POLL", 1, 0), alloc(1), op("ROLE", 1))
+SEEDS["roles-napi"] = seq(ROLES2, op("ROLE", 1), create(0, DMA_SYNC | NAPI), *allocs(0, 4),
+                          op("ROLE", 0), *puts(2), op("ROLE", 1),
+                          napi_poll(0, [alloc(0), put(0), put(0), put(0)]))
+
+# NUMA node changes.
+SEEDS["update-nid"] = seq(0, create(0, PLAIN, 0, 0, 0x40), *allocs(0, 4), *puts(4),
+                          op("UPDATE_NID", 0, 2, 0), *allocs(0, 4), *puts(4),
+                          op("UPDATE_NID", 0, 0, 1), *allocs(0, 70), *puts(70))
+
+# DMA sync for the CPU on mapped pages, whole and fragments.
+SEEDS["sync-cpu"] = seq(0, create(0, DMA_SYNC, 0, 2, 1), *allocs(0, 3),
+                        *allocs(0, 3, FRAG), *[op("SYNC_CPU", i, i * 37, 200 - i) for i in range(6)],
+                        *puts(6, PUT_SYNC | 0x08))
+
+# Fault injection: page allocation, DMA map, kmalloc (pool creation).
+SEEDS["fault-page"] = seq(0, create(0, DMA_SYNC), fault(F_PAGE, F_NEXT, 3), *allocs(0, 4),
+                          fault(F_PAGE, F_NTH, 3), *allocs(0, 70), fault(F_PAGE, F_OFF),
+                          *puts(70))
+SEEDS["fault-dma"] = seq(0, create(0, DMA_SYNC), fault(F_DMA, F_PROB, 100), *allocs(0, 80),
+                         fault(F_DMA, F_OFF), *puts(80))
+SEEDS["fault-kmalloc"] = seq(0, fault(F_KMALLOC, F_NEXT, 1), create(0, DMA_SYNC),
+                             create(1, PLAIN), fault(F_KMALLOC, F_SKIP, 5), create(2, DMA_ONLY),
+                             *allocs(1, 3), *allocs(2, 3), fault(F_KMALLOC, F_OFF), *puts(6))
+
+# A longer mix of everything.
+SEEDS["mix"] = seq(ROLES2 | TWO_DEVS, create(0, DMA_SYNC | NAPI, 0, 0, 2, 4),
+                   create(1, DMA_ONLY, 1, 2), create(2, PLAIN, 1),
+                   *allocs(0, 5), *allocs(1, 4, FRAG), *allocs(2, 3, SIZED),
+                   napi_poll(0, [alloc(0), put(0), bulk([0, 1, 2]), op("BURST", 0, 10, 1)]),
+                   op("GET_PAGE", 2), op("PP_REF", 3), op("ROLE", 1), *puts(3),
+                   op("ROLE", 0), op("DESTROY", 1), fault(F_PAGE, F_PROB, 20),
+                   *allocs(2, 10, FRAG), fault(F_PAGE, F_OFF), op("UNBIND", 0),
+                   *puts(6), op("REBIND", 0), op("RUN_WORK"), *puts(4))
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for f in os.listdir(OUT):
+        if not f.startswith("found-"):
+            os.unlink(os.path.join(OUT, f))
+    for name, data in sorted(SEEDS.items()):
+        with open(os.path.join(OUT, name), "wb") as f:
+            f.write(data)
+    print(f"{len(SEEDS)} seeds in {os.path.relpath(OUT)}")
+
+
+if __name__ == "__main__":
+    main()
