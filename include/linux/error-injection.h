@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * ALLOW_ERROR_INJECTION(): the kernel marks a function whose return value
- * bpf_override_return() or fail_function may replace. Here the mark
- * records the function's name and error type in the pp_error_inject
- * section (what the kernel lists in fail_function/injectable); the
- * failures themselves are injected one level
- * down, where pagepool's fault points are (<pagepool/runtime.h>,
- * enum pp_fault_point): a failing page_pool_alloc_pages() is the page
- * allocator or the DMA mapping failing under it (PP_FAULT_PAGE_ALLOC,
- * PP_FAULT_DMA_MAP), the way fail_page_alloc makes it fail in the kernel.
+ * fail_function (or bpf_override_return()) may replace with an error; the
+ * kernel overrides it with a kprobe on the function's entry. Here the mark
+ * puts the function's name and error type in the pp_error_inject section,
+ * the list <pagepool/runtime.h>'s pp_fail_function_inject() arms by name,
+ * and the function itself (or, for a kernel tree's function in kernel core
+ * mode, the wrapper src/kcore/glue.c puts in its place) asks
+ * pp_error_inject_should_fail() on entry: the kprobe's part. A mark needs
+ * that check to be injectable, so only the library's own marked functions
+ * are: marks in a program's code are accepted and do nothing, as marks in
+ * a kernel built without CONFIG_FUNCTION_ERROR_INJECTION.
  * Layer: runtime.
  */
 #ifndef _PP_LINUX_ERROR_INJECTION_H
@@ -16,6 +18,9 @@
 
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include <pagepool/runtime.h>
+
+#pragma GCC visibility push(default)	/* exported: <linux/export.h> */
 
 enum {
 	EI_ETYPE_NULL,		/* return NULL on error */
@@ -29,9 +34,43 @@ struct pp_error_inject_entry {
 	int etype;
 };
 
+/*
+ * The mark: one entry per function, named after it so that the check in
+ * its body (which may be in another file: kernel core mode's wrapper) can
+ * name it. Hidden, so a program's marks and the library's never meet.
+ */
 #define ALLOW_ERROR_INJECTION(fname, _etype)					\
-	static const struct pp_error_inject_entry __used			\
-	__attribute__((section("pp_error_inject"), aligned(sizeof(void *))))	\
+	__attribute__((visibility("hidden"))) const struct pp_error_inject_entry \
+	__used __attribute__((section("pp_error_inject"), aligned(sizeof(void *)))) \
 	__pp_eil_##fname = { #fname, EI_ETYPE_##_etype }
+
+/* The mark of @fname, for a check in a file other than the one marking it. */
+#define PP_ERROR_INJECT_MARK(fname)						\
+	extern __attribute__((visibility("hidden")))				\
+	const struct pp_error_inject_entry __pp_eil_##fname
+
+/**
+ * __pp_error_inject_should_fail_slow() - pp_error_inject_should_fail() past
+ * its "nothing armed" test
+ * @mark: the function's mark (&__pp_eil_<function>)
+ *
+ * Context: any context.
+ * Return: true if this call of the function is to fail.
+ */
+bool __pp_error_inject_should_fail_slow(const struct pp_error_inject_entry *mark);
+
+#pragma GCC visibility pop
+
+/*
+ * Is this call of a marked function to return its error value? For the
+ * function's entry: one load and a predicted branch while no function is
+ * armed (pp_fail_function_inject()).
+ */
+static inline bool pp_error_inject_should_fail(const struct pp_error_inject_entry *mark)
+{
+	if (__builtin_expect(!(READ_ONCE(__pp_fault_armed) & __PP_FAULT_ARMED_FUNCTION), 1))
+		return false;
+	return __pp_error_inject_should_fail_slow(mark);
+}
 
 #endif /* _PP_LINUX_ERROR_INJECTION_H */

@@ -273,10 +273,51 @@ int pp_fault_inject(enum pp_fault_point point, const struct pp_fault_config *cfg
  */
 unsigned long pp_fault_count(enum pp_fault_point point);
 
+/**
+ * pp_fail_function_inject() - arm or disarm an injectable function (fail_function)
+ * @name: a function the library marks ALLOW_ERROR_INJECTION()
+ *	(<linux/error-injection.h>; pp_fail_function_name() lists them)
+ * @cfg: its rules, as for pp_fault_inject(); NULL (or an all-zero @cfg)
+ *	disarms it
+ *
+ * The kernel's fail_function (debugfs fail_function/inject): while the
+ * rules say so, a call of the function returns its error value without
+ * running it (NULL for EI_ETYPE_NULL), as the kernel's kprobe override
+ * does. Every call counts, whichever of the library's copies serves it
+ * (for page_pool_alloc_pages() the inline fast path too).
+ *
+ * Context: any thread.
+ * Return: 0; -ENOENT if no function called @name is injectable in this
+ * library; -EINVAL (and the function keeps its rules) for a @cfg that
+ * pp_fault_inject() refuses; -ENOSPC past the 64th mark.
+ */
+int pp_fail_function_inject(const char *name, const struct pp_fault_config *cfg);
+
+/**
+ * pp_fail_function_count() - failures injected into a function since start-up
+ * @name: as for pp_fail_function_inject()
+ *
+ * Context: any thread.
+ * Return: the count; 0 for a @name that is not injectable.
+ */
+unsigned long pp_fail_function_count(const char *name);
+
+/**
+ * pp_fail_function_name() - the injectable functions (fail_function/injectable)
+ * @i: 0, 1, ...
+ *
+ * Context: any thread.
+ * Return: the name of the @i-th function the library marks
+ * ALLOW_ERROR_INJECTION(); NULL past the last.
+ */
+const char *pp_fail_function_name(unsigned int i);
+
 /* Decide whether the current call at @point fails. Called by the layers
  * that own each point; usable by memory providers outside the tree. When no
  * point is armed this is one load and a predicted branch. */
-extern int __pp_fault_armed;	/* bit per armed point */
+extern int __pp_fault_armed;	/* bit per armed point, and the one below */
+/* In __pp_fault_armed: some injectable function is armed. */
+#define __PP_FAULT_ARMED_FUNCTION	(1 << PP_FAULT_NR)
 /**
  * __pp_should_fail_slow() - pp_should_fail() past its "nothing armed" test
  * @point: the point (enum pp_fault_point)

@@ -12,6 +12,7 @@
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/error-injection.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/topology.h>
@@ -296,10 +297,17 @@ __ppcore_take_site netmem_ref (page_pool_alloc_netmems)(struct page_pool *pool, 
 	return __page_pool_alloc_netmems_inline(pool, gfp);
 }
 
+/* fail_function may make it return NULL (pp_fail_function_inject()), as
+ * the kernel allows; helpers.h's calls come here while a function is
+ * armed, and the check below is the kernel's kprobe on its entry. */
+ALLOW_ERROR_INJECTION(page_pool_alloc_pages, NULL);
+
 __ppcore_take_site struct page *(page_pool_alloc_pages)(struct page_pool *pool, gfp_t gfp)
 {
 	netmem_ref netmem;
 
+	if (pp_error_inject_should_fail(&__pp_eil_page_pool_alloc_pages))
+		return NULL;
 	if (!__PP_FASTPATH_IN_LIBRARY)
 		return __page_pool_alloc_pages_inline(pool, gfp);
 	netmem = __page_pool_alloc_netmems_ip(pool, gfp, PPCORE_RET_IP);

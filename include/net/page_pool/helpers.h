@@ -32,6 +32,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <net/page_pool/types.h>
+#include <pagepool/runtime.h>
 
 /* What the inline fast paths call (exported). */
 /**
@@ -352,8 +353,24 @@ static __always_inline struct page *__page_pool_alloc_pages_inline(struct page_p
 	return __netmem_to_page(netmem);
 }
 
+/*
+ * A call of page_pool_alloc_pages(), the function the kernel marks
+ * ALLOW_ERROR_INJECTION() (src/core/alloc.c): while some function is
+ * armed for fail_function (pp_fail_function_inject()), the call goes to
+ * the exported body, which asks its mark, so an injected failure reaches
+ * every call as the kernel's kprobe does; otherwise it is the inline fast
+ * path, for one load and a predicted branch.
+ */
+static __always_inline struct page *__page_pool_alloc_pages_call(struct page_pool *pool,
+								 gfp_t gfp)
+{
+	if (unlikely(READ_ONCE(__pp_fault_armed) & __PP_FAULT_ARMED_FUNCTION))
+		return (page_pool_alloc_pages)(pool, gfp);
+	return __page_pool_alloc_pages_inline(pool, gfp);
+}
+
 #define page_pool_alloc_netmems(pool, gfp)	__page_pool_alloc_netmems_inline(pool, gfp)
-#define page_pool_alloc_pages(pool, gfp)	__page_pool_alloc_pages_inline(pool, gfp)
+#define page_pool_alloc_pages(pool, gfp)	__page_pool_alloc_pages_call(pool, gfp)
 
 /*
  * __page_pool_recycle_in_cache() - the inline case of a direct recycle.
