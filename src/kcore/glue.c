@@ -21,9 +21,12 @@
  *     provider, the defer times, which are #defines in page_pool.c) return
  *     -EOPNOTSUPP or do nothing, each said below: a test that needs them
  *     is listed as needing pagepool-only hooks.
+ *   - fail_function: a wrapper for each function the tree marks
+ *     ALLOW_ERROR_INJECTION(), in place of the kernel's kprobe.
  * Layer: core (kernel core mode).
  */
 #include <linux/errno.h>
+#include <linux/error-injection.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -294,3 +297,27 @@ int pp_region_provider_destroy(struct pp_region_provider *rp)
 	(void)rp;
 	return -EOPNOTSUPP;
 }
+
+/*
+ * fail_function. src/kcore/meson.build compiles page_pool.c with each
+ * function it marks ALLOW_ERROR_INJECTION() renamed to __pp_kcore_<name>
+ * (PP_KCORE_EI_<name> says which); the name itself is this wrapper, which
+ * asks the tree's mark (__pp_eil_<name>, <linux/error-injection.h>) and
+ * returns the error value on an injected failure, without running the
+ * function, as the kernel's kprobe does. Callers outside page_pool.c (the
+ * tree's inline helpers in users' code, calls through the address) all
+ * come here; a call inside page_pool.c would reach the renamed body
+ * directly, and 6.12's has none. One load and a tail call while nothing
+ * is armed.
+ */
+#ifdef PP_KCORE_EI_page_pool_alloc_pages
+PP_ERROR_INJECT_MARK(page_pool_alloc_pages);
+struct page *__pp_kcore_page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp);
+
+struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
+{
+	if (pp_error_inject_should_fail(&__pp_eil_page_pool_alloc_pages))
+		return NULL;	/* EI_ETYPE_NULL */
+	return __pp_kcore_page_pool_alloc_pages(pool, gfp);
+}
+#endif
