@@ -16,6 +16,11 @@ every function the installed headers declare.
     its error function only when optimizing. Static inline functions are
     definitions ("F" in the aux line) and have no symbol; they are skipped.
 
+--layers L1,L2,... restricts (b) to the headers whose "Layer:" line names
+one of those layers: the runtime-only library (libpagepool-runtime.so)
+exports what the runtime, mm and dma headers declare, and nothing of the
+core's (--kmod-lib is then not needed).
+
 --plant KIND makes one check see a planted error, and the run succeeds
 only if the checks fail on it and on nothing else: the test suite shows
 each check failing (tests/install/meson.build):
@@ -23,8 +28,8 @@ each check failing (tests/install/meson.build):
   leak        the library also exports page_pool_list        -> (a) fails
   undeclared  a header declares a function nobody defines    -> (b) fails
 
-Usage: check_exports.py --lib SO --map MAP --kmod-lib A --include DIR
-       [--include DIR]... [--cc GCC] [--plant KIND]
+Usage: check_exports.py --lib SO --map MAP [--kmod-lib A] --include DIR
+       [--include DIR]... [--cc GCC] [--layers L,...] [--plant KIND]
 The first --include is the installed headers' root (every *.h under it is
 checked); the others only go on the -I list (<generated/autoconf.h>).
 """
@@ -74,13 +79,28 @@ AUX = re.compile(r'^/\* (?P<file>[^:]+):(?P<line>\d+):(?P<kind>[NO][CF]) \*/ (?P
 NAME = re.compile(r'(?<!\w)([A-Za-z_]\w*) \((?!\*)')
 
 
-def declared_functions(roots, incs, cc, workdir):
+LAYER = re.compile(r'^ \* Layer: (\w+)', re.M)
+
+
+def header_layer(path):
+    m = LAYER.search(open(path, encoding='utf-8', errors='replace').read())
+    return m.group(1) if m else None
+
+
+def declared_functions(roots, incs, cc, workdir, layers=None):
     root = os.path.realpath(roots[0])
     headers = []
     for r in roots:
         for d, _, files in os.walk(r):
             headers += [os.path.relpath(os.path.join(d, f), r)
                         for f in files if f.endswith('.h')]
+    # With layers: only the declarations of those layers' headers count
+    # (all headers are still compiled, as a user's program includes them).
+    kept = None
+    if layers is not None:
+        kept = {os.path.realpath(os.path.join(r, h)) for r in roots for h in headers
+                if os.path.exists(os.path.join(r, h)) and
+                header_layer(os.path.join(r, h)) in layers}
     tu = os.path.join(workdir, 'all_headers.c')
     with open(tu, 'w') as f:
         f.writelines(f'#include <{h}>\n' for h in sorted(headers))
@@ -99,6 +119,8 @@ def declared_functions(roots, incs, cc, workdir):
             path = os.path.realpath(m['file'])
             if not any(path.startswith(os.path.realpath(r) + os.sep) for r in roots):
                 continue		# a system header
+            if kept is not None and path not in kept:
+                continue		# another layer's header
             decl = m['decl']
             if re.search(r'\bstatic\b', decl):
                 continue
@@ -114,7 +136,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--lib', required=True)
     ap.add_argument('--map', required=True)
-    ap.add_argument('--kmod-lib', required=True)
+    ap.add_argument('--kmod-lib')
+    ap.add_argument('--layers')
     ap.add_argument('--include', action='append', required=True)
     ap.add_argument('--cc', default='gcc')
     ap.add_argument('--plant', choices=['unlisted', 'leak', 'undeclared'])
@@ -145,8 +168,9 @@ def main():
             with open(os.path.join(tmp, 'planted/pagepool/planted.h'), 'w') as f:
                 f.write('int pp_planted_nowhere_defined(void);\n')
             roots.append(os.path.join(tmp, 'planted'))
-        decls = declared_functions(roots, a.include[1:], a.cc, tmp)
-    kmod = defined_static(a.kmod_lib)
+        layers = set(a.layers.split(',')) if a.layers else None
+        decls = declared_functions(roots, a.include[1:], a.cc, tmp, layers)
+    kmod = defined_static(a.kmod_lib) if a.kmod_lib else set()
     def order(kv):
         f, _, n = kv[1].rpartition(':')
         return (f, int(n))
