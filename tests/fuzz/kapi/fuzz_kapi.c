@@ -392,6 +392,15 @@ void kz_destroy_rec(int ri)
 	kz.t.destroyed_inflight++;
 }
 
+/* PP_FUZZ_KAPI_STATS=FILE: every stats reading is written there, one line
+ * per pool and operation ("input op rec: fast slow slow_high_order empty
+ * refill waive / cached cache_full ring ring_full released_refcnt"), so
+ * that the runs of one input on the two cores can be compared counter by
+ * counter (diff), beyond the rules check_stats() enforces; " f" marks
+ * readings after a fault was armed in the input (the cores allocate
+ * differently inside, so a fault may hit different calls). */
+static FILE *stats_log;
+
 #define D(f)	(now.f - r->base.f)
 
 /* @r's stats moved by what the model predicts (fuzz_kapi.h). */
@@ -437,6 +446,18 @@ static void check_stats(struct kz_pool *r)
 			(unsigned long long)D(recycle_stats.cache_full),
 			(unsigned long long)D(recycle_stats.ring),
 			(unsigned long long)D(recycle_stats.ring_full));
+	if (stats_log)
+		fprintf(stats_log, "%lu %lu %d%s: %llu %llu %llu %llu %llu %llu / %llu %llu %llu %llu %llu\n",
+			kz.t.inputs, kz.nops, (int)(r - kz.pools), kz.faulted ? " f" : "",
+			(unsigned long long)now.alloc_stats.fast, (unsigned long long)now.alloc_stats.slow,
+			(unsigned long long)now.alloc_stats.slow_high_order,
+			(unsigned long long)now.alloc_stats.empty, (unsigned long long)now.alloc_stats.refill,
+			(unsigned long long)now.alloc_stats.waive,
+			(unsigned long long)now.recycle_stats.cached,
+			(unsigned long long)now.recycle_stats.cache_full,
+			(unsigned long long)now.recycle_stats.ring,
+			(unsigned long long)now.recycle_stats.ring_full,
+			(unsigned long long)now.recycle_stats.released_refcnt);
 	r->base = now;
 	memset(&r->exp, 0, sizeof(r->exp));
 }
@@ -524,6 +545,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	kz.devs[0] = make_dev("kz-iommu", PP_DMA_IOMMU);
 	kz.devs[1] = make_dev("kz-direct", PP_DMA_DIRECT);
 	ppinv_rebase(&kz.inv);
+	v = getenv("PP_FUZZ_KAPI_STATS");
+	if (v && *v && !(stats_log = fopen(v, "w")))
+		perror(v);
 	kz.poll_rec = -1;
 	kz.ready = true;
 	atexit(print_at_exit);
@@ -545,6 +569,7 @@ static void begin_input(const uint8_t *data, size_t size)
 	kz.bh = 0;
 	kz.poll_rec = -1;
 	kz.armed = 0;
+	kz.faulted = false;
 	kz.nr_pages = 0;
 	for (r = 0; r < KZ_MAX_POOLS; r++)
 		kz.pools[r].state = KZ_FREE;
@@ -625,10 +650,10 @@ void kz_print_summary(const char *label)
 	char inv_label[64];
 
 	fprintf(stderr,
-		"%s: inputs=%lu ops=%lu allocs=%lu alloc_null=%lu returns=%lu direct_returns=%lu cross_cpu_returns=%lu bulk_returns=%lu released_refcnt=%lu creates=%lu create_errors=%lu bad_creates=%lu destroys=%lu destroyed_with_inflight=%lu late_returns=%lu unbinds=%lu rebinds=%lu napi_polls=%lu role_switches=%lu syncs=%lu stats_checks=%lu faults_armed=%lu faults_injected=%lu skipped=%lu\n",
+		"%s: inputs=%lu ops=%lu allocs=%lu alloc_null=%lu returns=%lu direct_returns=%lu cross_cpu_returns=%lu bulk_returns=%lu released_refcnt=%lu splits=%lu creates=%lu create_errors=%lu bad_creates=%lu destroys=%lu destroyed_with_inflight=%lu late_returns=%lu unbinds=%lu rebinds=%lu napi_polls=%lu role_switches=%lu syncs=%lu stats_checks=%lu faults_armed=%lu faults_injected=%lu skipped=%lu\n",
 		label, kz.t.inputs, kz.t.ops, kz.t.allocs, kz.t.alloc_null, kz.t.returns,
 		kz.t.direct_returns, kz.t.cross_cpu_returns, kz.t.bulk_returns,
-		kz.t.released_refcnt, kz.t.creates, kz.t.create_errors, kz.t.bad_creates,
+		kz.t.released_refcnt, kz.t.splits, kz.t.creates, kz.t.create_errors, kz.t.bad_creates,
 		kz.t.destroys, kz.t.destroyed_inflight, kz.t.late_returns, kz.t.unbinds,
 		kz.t.rebinds, kz.t.polls, kz.t.role_switches, kz.t.syncs, kz.t.stats_checks,
 		kz.t.faults_armed, kz_faults_injected(), kz.t.skipped);

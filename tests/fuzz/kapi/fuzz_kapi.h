@@ -61,7 +61,15 @@
  *   RUN_WORK                      the deferred release runs now;
  *   SYNC_CPU  item off len        page_pool_dma_sync_for_cpu();
  *   BURST     slot n how          NAPI-like: allocate n + 1, put them all;
- *   UPDATE_NID slot nid           page_pool_update_nid() in softirq.
+ *   UPDATE_NID slot nid how       page_pool_update_nid() in softirq;
+ *   SPLIT     item n              a whole page the model alone holds is
+ *                                 split into n % 8 + 2 page_pool references
+ *                                 (page_pool_fragment_netmem(), as drivers
+ *                                 that carve pages themselves do);
+ *   UNREF     item k how          k of a whole page's page_pool references
+ *                                 dropped at once (page_pool_unref_netmem());
+ *                                 the last ones are followed by
+ *                                 page_pool_put_unrefed_netmem().
  *
  * Roles are logical CPUs KZ_CPU_BASE + role. The harness is
  * single-threaded: the thread switches role with pp_thread_unregister() +
@@ -106,6 +114,8 @@ enum kz_op {
 	KZ_OP_SYNC_CPU,
 	KZ_OP_BURST,
 	KZ_OP_UPDATE_NID,
+	KZ_OP_SPLIT,
+	KZ_OP_UNREF,
 	KZ_OP_NR,
 };
 
@@ -171,7 +181,7 @@ struct kz_totals {
 	unsigned long creates, create_errors, bad_creates, destroys, destroyed_inflight;
 	unsigned long unbinds, rebinds, late_returns, polls, role_switches;
 	unsigned long faults_armed, skipped, syncs, stats_checks, released_refcnt;
-	unsigned long cross_cpu_returns, direct_returns;
+	unsigned long cross_cpu_returns, direct_returns, splits;
 };
 
 struct kz_state {
@@ -188,6 +198,7 @@ struct kz_state {
 	int poll_rec;			/* record whose NAPI poll is running, or -1 */
 	int poll_left;
 	unsigned int armed;		/* bit per fault point */
+	bool faulted;			/* a fault was armed in this input */
 	struct kz_pool pools[KZ_MAX_POOLS];
 	int slot[KZ_SLOTS];		/* record index or -1 */
 	struct kz_page pages[KZ_MAX_PAGES];

@@ -530,6 +530,7 @@ static void op_fault(void)
 	if (pp_fault_inject(point, &cfg))
 		kz_fail(PPINV_API, "pp_fault_inject(%d) refused a valid rule", point);
 	kz.armed |= 1u << point;
+	kz.faulted = true;
 	kz.t.faults_armed++;
 }
 
@@ -707,6 +708,73 @@ static void op_update_nid(void)
 	local_bh_enable();
 }
 
+/* A whole page (not a fragment: the pool holds references of its own on
+ * its current fragment page) whose page_pool references are all the
+ * model's. */
+static struct kz_page *pick_whole(uint8_t b)
+{
+	int i, n = kz.nr_pages;
+
+	for (i = 0; i < n; i++) {
+		struct kz_page *e = &kz.pages[(b + i) % n];
+
+		if (e->refs && !e->frag && e->nm != kz.pools[e->rec].frag_nm)
+			return e;
+	}
+	return NULL;
+}
+
+/* SPLIT item n: the driver splits a page it alone holds into n % 8 + 2
+ * references (mlx5 and others hand pieces of one page to the stack). */
+static void op_split(void)
+{
+	struct kz_page *e = pick_whole(kz_u8());
+	uint8_t n = kz_u8() % 8 + 2;
+
+	if (!e || e->refs != 1) {
+		kz.t.skipped++;
+		return;
+	}
+	page_pool_fragment_netmem(e->nm, n);
+	e->refs = n;
+	kz.t.splits++;
+}
+
+/* UNREF item k how: k % refs + 1 references dropped at once, as a driver
+ * drains the bias it kept; when that was all of them the page goes back
+ * with page_pool_put_unrefed_netmem() (allow_direct as for PUT). */
+static void op_unref(void)
+{
+	struct kz_page *e = pick_whole(kz_u8());
+	uint8_t k = kz_u8(), how = kz_u8();
+	struct kz_pool *r;
+	long ret, want;
+	bool direct;
+	int nr;
+
+	if (!e) {
+		kz.t.skipped++;
+		return;
+	}
+	r = &kz.pools[e->rec];
+	nr = k % e->refs + 1;
+	want = e->refs - nr;
+	ret = page_pool_unref_netmem(e->nm, nr);
+	if (ret != want)
+		kz_fail(PPINV_API, "page_pool_unref_netmem(%#lx, %d) = %ld with %d reference(s) held",
+			(unsigned long)e->nm, nr, ret, e->refs);
+	if (want) {
+		e->refs -= nr;
+		return;
+	}
+	/* The last one: the caller gives the page back unrefed. */
+	e->refs = 1;
+	direct = (how & 1) && kz_can_direct(r);
+	page_pool_put_unrefed_netmem(r->pool, e->nm, -1, direct);
+	kz_put_ref(e, direct || kz_napi_local((int)(r - kz.pools)));
+	kz_settle_zombies();
+}
+
 void kz_run_op(bool in_poll)
 {
 	size_t at = kz.pos;
@@ -742,6 +810,8 @@ void kz_run_op(bool in_poll)
 	case KZ_OP_SYNC_CPU:	op_sync_cpu(); break;
 	case KZ_OP_BURST:	op_burst(); break;
 	case KZ_OP_UPDATE_NID:	op_update_nid(); break;
+	case KZ_OP_SPLIT:	op_split(); break;
+	case KZ_OP_UNREF:	op_unref(); break;
 	case KZ_OP_NR:		break;
 	}
 	kz_check_all();

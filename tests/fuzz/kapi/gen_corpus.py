@@ -184,6 +184,16 @@ SEEDS["roles-napi"] = seq(ROLES2, op("ROLE", 1), create(0, DMA_SYNC | NAPI), *al
                           op("ROLE", 0), *puts(2), op("ROLE", 1),
                           napi_poll(0, [alloc(0), put(0), put(0), put(0)]))
 
+# A driver splits whole pages into references itself, drains them at
+# once or one by one.
+SEEDS["split-unref"] = seq(0, create(0, DMA_SYNC), *allocs(0, 4), op("SPLIT", 0, 2),
+                           op("SPLIT", 1, 6), op("UNREF", 0, 1, 0), put(0), put(0),
+                           op("UNREF", 1, 255, 0), op("BH", 1), op("UNREF", 0, 7, 1),
+                           op("BH", 0), op("PP_REF", 0), op("UNREF", 0, 0, 0), *puts(4))
+SEEDS["split-napi"] = seq(0, create(0, PLAIN | NAPI), *allocs(0, 3),
+                          napi_poll(0, [op("SPLIT", 0, 3), op("UNREF", 0, 2, 0), put(0),
+                                        op("UNREF", 0, 255, 1), put(0), put(0)]))
+
 # NUMA node changes.
 SEEDS["update-nid"] = seq(0, create(0, PLAIN, 0, 0, 0x40), *allocs(0, 4), *puts(4),
                           op("UPDATE_NID", 0, 2, 0), *allocs(0, 4), *puts(4),
