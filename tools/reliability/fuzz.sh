@@ -5,7 +5,7 @@
 # time, starting from the committed corpus, and print one summary line per
 # target:
 #
-#   tools/reliability/fuzz.sh [-t SECONDS] [-T pool|pagepool|telemetry|both|all]
+#   tools/reliability/fuzz.sh [-t SECONDS] [-T pool|pagepool|telemetry|both|all|kapi]
 #                             [-b BUILD_DIR] [-c CORPUS_DIR]
 #
 # The targets (tests/fuzz/fuzz.h): fuzz_pool, the fast one for the pool
@@ -16,7 +16,15 @@
 # that is when jansson is installed). "all" (the default) gives the
 # telemetry target a tenth of the time and splits the rest as "both"
 # does: the fast target two thirds, the full one the rest, one after the
-# other.
+# other. kapi, run alone: the harness in its kernel-API form
+# (tests/fuzz/kapi, docs/RELIABILITY.md), on the build's core - pagepool's,
+# or the kernel's when BUILD_DIR is a kernel core build:
+#   MESON_ARGS="-Dkernel_core=$PWD/build-kcore-ksrc -Ddesigns=default -Dring=ptr_ring \
+#     -Ddma_tracking=index -Dholders=false -Dpoison=none" \
+#     tools/reliability/fuzz.sh -T kapi -b build-fuzz-kcore
+# (the Makefile's KCORE_MESON_ARGS); its work corpus is BUILD_DIR/fuzz-corpus-kapi
+# beside the others, its seeds tests/fuzz/corpus-kapi, a crash replays with
+#   BUILD_DIR/tests/fuzz/kapi/fuzz_kapi_replay BUILD_DIR/fuzz-artifacts/kapi-crash-...
 #
 # The build is clang with ASan+UBSan and CONFIG_DEBUG_NET (meson
 # -Ddebug_net=true: the misuse checks that cost cycles are on, as in the
@@ -49,7 +57,7 @@ while getopts "t:b:c:T:" opt; do
 	b) build=$OPTARG ;;
 	c) work=$OPTARG ;;
 	T) targets=$OPTARG ;;
-	*) echo "usage: $0 [-t SECONDS] [-T pool|pagepool|telemetry|both|all] [-b BUILD_DIR] [-c CORPUS_DIR]" >&2
+	*) echo "usage: $0 [-t SECONDS] [-T pool|pagepool|telemetry|both|all|kapi] [-b BUILD_DIR] [-c CORPUS_DIR]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -59,8 +67,8 @@ rest=$((secs - tsecs))
 case $targets in
 all) run="pool:$((rest * 2 / 3)) pagepool:$((rest - rest * 2 / 3)) telemetry:$tsecs" ;;
 both) run="pool:$((secs * 2 / 3)) pagepool:$((secs - secs * 2 / 3))" ;;
-pool|pagepool|telemetry) run="$targets:$secs" ;;
-*) echo "$0: -T pool, pagepool, telemetry, both or all" >&2; exit 2 ;;
+pool|pagepool|telemetry|kapi) run="$targets:$secs" ;;
+*) echo "$0: -T pool, pagepool, telemetry, both, all or kapi" >&2; exit 2 ;;
 esac
 
 if [[ ! -f $build/build.ninja ]]; then
@@ -76,9 +84,14 @@ have_telemetry=false
 if ninja -C "$build" -t targets all 2>/dev/null | grep -q '^tests/fuzz/fuzz_telemetry:'; then
 	have_telemetry=true
 fi
-ninja -C "$build" tests/fuzz/fuzz_pagepool tests/fuzz/fuzz_pool tests/fuzz/fuzz_replay \
-	tests/fuzz/fuzz_replay_fast $($have_telemetry && echo tests/fuzz/fuzz_telemetry \
-	tests/fuzz/fuzz_telemetry_replay) >/dev/null
+if [[ $targets == kapi ]]; then
+	# (A kernel core build has only this harness.)
+	ninja -C "$build" tests/fuzz/kapi/fuzz_kapi tests/fuzz/kapi/fuzz_kapi_replay >/dev/null
+else
+	ninja -C "$build" tests/fuzz/fuzz_pagepool tests/fuzz/fuzz_pool tests/fuzz/fuzz_replay \
+		tests/fuzz/fuzz_replay_fast $($have_telemetry && echo tests/fuzz/fuzz_telemetry \
+		tests/fuzz/fuzz_telemetry_replay) >/dev/null
+fi
 
 mkdir -p "$build/fuzz-artifacts"
 seeds=$(find tests/fuzz/corpus -type f | wc -l)
@@ -114,6 +127,41 @@ for t in $run; do
 		echo "fuzz-telemetry: $verdict ${tsecs} s, ${execs:-0} executions (${rate:-0} exec/s), corpus $tseeds seeds + $before kept -> $after, coverage ${cov:-?} edges"
 		if [[ $rc -ne 0 ]]; then
 			echo "fuzz-telemetry: libFuzzer exited $rc; the end of $log:"
+			tail -60 "$log"
+			ls -l "$build/fuzz-artifacts" || true
+			status=$rc
+		fi
+		continue
+	fi
+	if [[ $name == kapi ]]; then
+		# Long inputs: the operations need pools first, and the
+		# model's checks are per operation, not per input.
+		dir=$work-kapi log=$build/fuzz-kapi.log
+		kseeds=$(find tests/fuzz/corpus-kapi -type f | wc -l)
+		mkdir -p "$dir"
+		before=$(find "$dir" -type f | wc -l)
+		rc=0
+		# shellcheck disable=SC2086
+		ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:halt_on_error=1} \
+		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+			"$build/tests/fuzz/kapi/fuzz_kapi" -max_total_time="$tsecs" \
+			-print_final_stats=1 -detect_leaks=0 -max_len=1024 \
+			-artifact_prefix="$build/fuzz-artifacts/kapi-" ${FUZZ_FLAGS:-} \
+			"$dir" tests/fuzz/corpus-kapi >"$log" 2>&1 || rc=$?
+		kfield() { sed -n "s/^fuzz-kapi: .*\\b$1=\\([0-9]*\\).*/\\1/p" "$log" | tail -1; }
+		kinv() { sed -n "s/^fuzz-kapi invariants: .*\\b$1=\\([0-9]*\\).*/\\1/p" "$log" | tail -1; }
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+		rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+		cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+		after=$(find "$dir" -type f | wc -l)
+		core=pagepool
+		grep -q '^#define CONFIG_PAGEPOOL_KERNEL_CORE 1' "$build/include/generated/autoconf.h" \
+			2>/dev/null && core=kernel
+		verdict=PASS
+		[[ $rc -eq 0 ]] || verdict=FAIL
+		echo "fuzz-kapi ($core core): $verdict ${tsecs} s, ${execs:-0} executions (${rate:-0} exec/s), corpus $kseeds seeds + $before kept -> $after, coverage ${cov:-?} edges, ops=$(kfield ops) allocs=$(kfield allocs) destroys_with_inflight=$(kfield destroyed_with_inflight) unbinds=$(kfield unbinds) stats_checks=$(kfield stats_checks) faults_injected=$(kfield faults_injected) invariant_checks=$(kinv checks) invariant_failures=$(kinv failures)"
+		if [[ $rc -ne 0 ]]; then
+			echo "fuzz-kapi: libFuzzer exited $rc; the end of $log:"
 			tail -60 "$log"
 			ls -l "$build/fuzz-artifacts" || true
 			status=$rc

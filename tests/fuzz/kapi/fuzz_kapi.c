@@ -392,14 +392,80 @@ void kz_destroy_rec(int ri)
 	kz.t.destroyed_inflight++;
 }
 
-/* PP_FUZZ_KAPI_STATS=FILE: every stats reading is written there, one line
- * per pool and operation ("input op rec: fast slow slow_high_order empty
- * refill waive / cached cache_full ring ring_full released_refcnt"), so
- * that the runs of one input on the two cores can be compared counter by
- * counter (diff), beyond the rules check_stats() enforces; " f" marks
- * readings after a fault was armed in the input (the cores allocate
- * differently inside, so a fault may hit different calls). */
+/*
+ * The stats, counter by counter. Beyond the rules check_stats() enforces,
+ * every reading can be written out (PP_FUZZ_KAPI_STATS=FILE) and compared
+ * with readings written before (kz_stats_expect()): one line per pool and
+ * operation, "input op rec: fast slow slow_high_order empty refill waive
+ * / cached cache_full ring ring_full released_refcnt". The committed
+ * tests/fuzz/kapi/corpus-kapi.stats is the kernel core's (Linux
+ * 6.12.118) for the corpus, so the replay on pagepool's core checks that
+ * every counter after every operation is the kernel's. Readings after a
+ * fault was armed in the input are neither written nor compared: the
+ * cores allocate differently inside (kmalloc for their DMA tracking,
+ * pages one by one or in bulk), so a fault hits different calls.
+ */
 static FILE *stats_log;
+static char **stats_want;
+static size_t stats_nwant, stats_next;
+static const char *input_name = "";
+
+void kz_set_input_name(const char *name)
+{
+	input_name = name;
+}
+
+int kz_stats_expect(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		stats_want = realloc(stats_want, (stats_nwant + 1) * sizeof(*stats_want));
+		if (!stats_want || !(stats_want[stats_nwant++] = strdup(line)))
+			abort();
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Every expected reading was seen (at the end of the replay). */
+void kz_stats_expect_done(void)
+{
+	if (stats_want && stats_next != stats_nwant)
+		kz_fail(PPINV_API, "%zu stats reading(s) expected, %zu seen; the next: %s",
+			stats_nwant, stats_next, stats_want[stats_next]);
+}
+
+static void stats_record(const struct kz_pool *r, const struct page_pool_stats *st)
+{
+	char line[512];
+
+	if (kz.faulted || (!stats_log && !stats_want))
+		return;
+	snprintf(line, sizeof(line), "%s %lu %d: %llu %llu %llu %llu %llu %llu / %llu %llu %llu %llu %llu\n",
+		 input_name, kz.nops, (int)(r - kz.pools),
+		 (unsigned long long)st->alloc_stats.fast, (unsigned long long)st->alloc_stats.slow,
+		 (unsigned long long)st->alloc_stats.slow_high_order,
+		 (unsigned long long)st->alloc_stats.empty, (unsigned long long)st->alloc_stats.refill,
+		 (unsigned long long)st->alloc_stats.waive,
+		 (unsigned long long)st->recycle_stats.cached,
+		 (unsigned long long)st->recycle_stats.cache_full,
+		 (unsigned long long)st->recycle_stats.ring,
+		 (unsigned long long)st->recycle_stats.ring_full,
+		 (unsigned long long)st->recycle_stats.released_refcnt);
+	if (stats_log)
+		fputs(line, stats_log);
+	if (!stats_want)
+		return;
+	if (stats_next == stats_nwant || strcmp(line, stats_want[stats_next]))
+		kz_fail(PPINV_API, "pool %u: stats after operation %lu are not the recorded ones:\n  got:  %s  want: %s",
+			r->id, kz.nops, line,
+			stats_next < stats_nwant ? stats_want[stats_next] : "(no more readings)\n");
+	stats_next++;
+}
 
 #define D(f)	(now.f - r->base.f)
 
@@ -446,18 +512,7 @@ static void check_stats(struct kz_pool *r)
 			(unsigned long long)D(recycle_stats.cache_full),
 			(unsigned long long)D(recycle_stats.ring),
 			(unsigned long long)D(recycle_stats.ring_full));
-	if (stats_log)
-		fprintf(stats_log, "%lu %lu %d%s: %llu %llu %llu %llu %llu %llu / %llu %llu %llu %llu %llu\n",
-			kz.t.inputs, kz.nops, (int)(r - kz.pools), kz.faulted ? " f" : "",
-			(unsigned long long)now.alloc_stats.fast, (unsigned long long)now.alloc_stats.slow,
-			(unsigned long long)now.alloc_stats.slow_high_order,
-			(unsigned long long)now.alloc_stats.empty, (unsigned long long)now.alloc_stats.refill,
-			(unsigned long long)now.alloc_stats.waive,
-			(unsigned long long)now.recycle_stats.cached,
-			(unsigned long long)now.recycle_stats.cache_full,
-			(unsigned long long)now.recycle_stats.ring,
-			(unsigned long long)now.recycle_stats.ring_full,
-			(unsigned long long)now.recycle_stats.released_refcnt);
+	stats_record(r, &now);
 	r->base = now;
 	memset(&r->exp, 0, sizeof(r->exp));
 }

@@ -244,6 +244,13 @@ void kz_run_op(bool in_poll);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 void kz_print_summary(const char *label);
+/* The replay's name for the input that runs next (stats readings carry
+ * it). */
+void kz_set_input_name(const char *name);
+/* Compare every stats reading with those recorded in @path (the format of
+ * PP_FUZZ_KAPI_STATS; fuzz_kapi.c). 0, or -1 if it cannot be read. */
+int kz_stats_expect(const char *path);
+void kz_stats_expect_done(void);
 /* Label of the summary printed at exit ("fuzz-kapi"). */
 void kz_set_summary_label(const char *label);
 

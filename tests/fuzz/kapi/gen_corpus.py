@@ -7,9 +7,16 @@ a configuration byte, then operations. The opcodes are read from enum
 kz_op in fuzz_kapi.h, so the seeds follow the harness if operations are
 appended. Inputs a fuzzing run found (found-*) are kept beside the seeds.
 Run from anywhere:  tests/fuzz/kapi/gen_corpus.py   (rewrites the seeds)
+
+The replay compares every page_pool_get_stats() reading with the kernel
+core's, recorded in corpus-kapi.stats; after changing the seeds record it
+again from a kernel core build (make kernel-test builds one in build-kcore):
+  tests/fuzz/kapi/gen_corpus.py --stats build-kcore
 """
 import os
 import re
+import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "corpus-kapi")
@@ -225,7 +232,19 @@ SEEDS["mix"] = seq(ROLES2 | TWO_DEVS, create(0, DMA_SYNC | NAPI, 0, 0, 2, 4),
                    *puts(6), op("REBIND", 0), op("RUN_WORK"), *puts(4))
 
 
+def record_stats(build):
+    """The kernel core's stats readings over the corpus (fuzz_kapi.c)."""
+    exe = os.path.join(build, "tests", "fuzz", "kapi", "fuzz_kapi_replay")
+    out = os.path.join(HERE, "corpus-kapi.stats")
+    env = dict(os.environ, PP_FUZZ_KAPI_STATS=out)
+    subprocess.run([exe, OUT], env=env, check=True, stdout=subprocess.DEVNULL)
+    print(f"stats of {os.path.relpath(OUT)} recorded in {os.path.relpath(out)}")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--stats":
+        record_stats(sys.argv[2])
+        return
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
         if not f.startswith("found-"):
