@@ -277,7 +277,7 @@ kernel-test: kernel-build
 	@rc=0; meson test -C $(BUILD_KCORE) --print-errorlogs -v --num-processes $(JOBS) \
 		>$(BUILD_KCORE)/test-output.txt 2>&1 || rc=$$?; \
 	cat $(BUILD_KCORE)/test-output.txt; \
-	for s in runtime mm dma kernel-api hardening stress; do \
+	for s in runtime mm dma kernel-api hardening stress fuzz kmod; do \
 		tools/test-summary.py $(BUILD_KCORE)/meson-logs/testlog.json \
 			"kernel-core $$(cat $(BUILD_KCORE)-ksrc/VERSION), $$s" --suite $$s || rc=1; \
 	done; \

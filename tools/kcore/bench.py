@@ -16,6 +16,14 @@ ratio, and whether pagepool's core is at least as fast there.
                  allocator
   cross-CPU      bench_page_pool_cross_cpu, 1 returning thread: pages/s
 
+  tree module    when the tree has the kernel's own benchmark module
+                 (tools/testing/selftests/net/bench/page_pool/, v6.17 on):
+                 its page_pool lines, the module's files unchanged, built
+                 with pagepool-kmod against each core - the kernel core
+                 build has it (bench/meson.build), and the same files are
+                 compiled here against the pagepool build's headers and
+                 library, at the same -O2
+
 Cycles are TSC cycles per element (tsc_interval / invoke count).
 usage: bench.py PAGEPOOL_BUILD KCORE_BUILD [--rounds N] [--loops N]
                 [--xloops N] [--out FILE]
@@ -26,6 +34,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 
 LINES = [
     ('fast path (cycles)', 'tasklet_page_pool01_fast_path'),
@@ -45,6 +54,39 @@ def run(build, prog, args):
     if p.returncode != 0:
         sys.exit(f'{build}/bench/{prog} failed ({p.returncode}):\n{p.stdout}{p.stderr}')
     return p.stdout + p.stderr
+
+
+MODULE = 'kernel_bench_page_pool_simple'
+MODULE_DIR = 'tools/testing/selftests/net/bench/page_pool'
+
+
+def build_module(pagepool, kcore, outdir):
+    """The tree's bench module against the pagepool build, or None when the
+    kernel core build has none (a tree before v6.17)."""
+    if not os.path.exists(os.path.join(kcore, 'bench', MODULE)):
+        return None
+    src = os.path.join(kcore + '-ksrc', MODULE_DIR)
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    prog = os.path.join(outdir, MODULE)
+    cmd = [os.environ.get('CC', 'cc'), '-std=gnu11', '-O2', '-g', '-w', '-o', prog,
+           os.path.join(src, 'bench_page_pool_simple.c'), os.path.join(src, 'time_bench.c'),
+           '-I' + os.path.join(top, 'include'), '-I' + os.path.join(pagepool, 'include'),
+           os.path.join(pagepool, 'src', 'kmod', 'libpagepool-kmod.a'),
+           '-L' + pagepool, '-lpagepool', '-pthread']
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f'{" ".join(cmd)} failed:\n{p.stderr}')
+    return prog
+
+
+def module_round(build, prog, loops):
+    env = dict(os.environ, LD_LIBRARY_PATH=build)
+    p = subprocess.run([prog, f'loops={loops}'], env=env, capture_output=True,
+                       text=True, timeout=600)
+    if p.returncode != 0:
+        sys.exit(f'{prog} failed ({p.returncode}):\n{p.stdout}{p.stderr}')
+    return {f'tree module: {name} (cycles)': int(tsc) / int(count)
+            for name, count, tsc in TB.findall(p.stdout + p.stderr) if 'page_pool' in name}
 
 
 def one_round(build, loops, xloops):
@@ -77,25 +119,31 @@ def main():
 
     version = open(os.path.join(a.kcore + '-ksrc', 'VERSION')).read().strip() \
         if os.path.exists(os.path.join(a.kcore + '-ksrc', 'VERSION')) else 'kernel'
+    tmp = tempfile.TemporaryDirectory()
+    module = build_module(a.pagepool, a.kcore, tmp.name)
+    modules = {'pagepool': module, version: os.path.join(a.kcore, 'bench', MODULE)}
     cores = [('pagepool', a.pagepool), (version, a.kcore)]
     samples = {c: {} for c, _ in cores}
     for r in range(a.rounds + 1):
         order = cores if r % 2 == 0 else cores[::-1]
         for core, build in order:
             res = one_round(build, a.loops, a.xloops)
+            if module:
+                res.update(module_round(build, modules[core], a.loops))
             if r == 0:
                 continue	# warm-up
             for k, v in res.items():
                 samples[core].setdefault(k, []).append(v)
+    module_lines = sorted(k for k in samples['pagepool'] if k.startswith('tree module:'))
 
     lines = []
     lines.append(f'kernel-bench: pagepool\'s core ({a.pagepool}) against kernel {version}\'s '
                  f'page_pool.c ({a.kcore}), {a.rounds} interleaved rounds after a warm-up, '
                  f'loops={a.loops} xloops={a.xloops}')
-    lines.append(f'{"line":36s} {"pagepool median [range]":>26s} {version + " median [range]":>26s}'
+    lines.append(f'{"line":48s} {"pagepool median [range]":>26s} {version + " median [range]":>26s}'
                  f' {"kernel/pagepool":>16s}  pagepool no slower')
     worse = 0
-    for label in [l for l, _ in LINES] + [XLINE]:
+    for label in [l for l, _ in LINES] + [XLINE] + module_lines:
         pp = samples['pagepool'][label]
         kc = samples[version][label]
         mp, mk = statistics.median(pp), statistics.median(kc)
@@ -103,9 +151,11 @@ def main():
         higher_better = label == XLINE
         ok = mp >= mk if higher_better else mp <= mk
         worse += not ok
-        lines.append(f'{label:36s} {mp:9.2f} [{min(pp):7.2f}-{max(pp):7.2f}] '
+        lines.append(f'{label:48s} {mp:9.2f} [{min(pp):7.2f}-{max(pp):7.2f}] '
                      f'{mk:9.2f} [{min(kc):7.2f}-{max(kc):7.2f}] {ratio:16.2f}  '
                      f'{"yes" if ok else "NO"}')
+    if not module:
+        lines.append(f'tree module: none (kernel {version} has no {MODULE_DIR}/; in-tree from v6.17)')
     lines.append('ratio: cycles lines, kernel / pagepool (above 1: pagepool faster); '
                  'cross-CPU, kernel pages/s / pagepool pages/s (below 1: pagepool faster)')
     text = '\n'.join(lines)

@@ -7,6 +7,8 @@
 #   OUT/include/net/netmem.h, OUT/include/net/page_pool/*.h,
 #   OUT/include/trace/events/page_pool.h   (the kernel's public API)
 #   OUT/net/core/page_pool.c and the net/core headers it includes
+#   OUT/tools/testing/selftests/net/bench/page_pool/*   (the bench module,
+#                                          when the tree has it)
 #   OUT/VERSION                            (the tree's kernel version)
 #   OUT/SOURCE                             (KSRC, as an absolute path)
 # KSRC is an unpacked tree (a directory holding net/core/page_pool.c) or
@@ -35,14 +37,19 @@ files=(
 	net/core/dev.h
 	Makefile
 )
-# Present only in some versions.
+# Present only in some versions. The last three: the kernel's own
+# page_pool benchmark module (in-tree from v6.17), which the kernel core
+# build compiles as a program with pagepool-kmod (bench/meson.build).
 optional=(
 	include/net/page_pool/memory_provider.h
 	net/core/mp_dmabuf_devmem.h
+	tools/testing/selftests/net/bench/page_pool/bench_page_pool_simple.c
+	tools/testing/selftests/net/bench/page_pool/time_bench.c
+	tools/testing/selftests/net/bench/page_pool/time_bench.h
 )
 
 # A tarball already unpacked here, and not changed since: nothing to do.
-# (A tree is copied again each time: eleven files.)
+# (A tree is copied again each time: eleven to fourteen files.)
 if [[ -f $ksrc && -f $out/VERSION && -f $out/SOURCE &&
       $(cat "$out/SOURCE") == "$(realpath "$ksrc")" && ! $ksrc -nt $out/VERSION ]]; then
 	echo "kcore: $(cat "$out/VERSION") from $ksrc in $out (up to date)"
