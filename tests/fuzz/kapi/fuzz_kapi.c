@@ -399,23 +399,35 @@ void kz_destroy_rec(int ri)
  * operation, "input op rec: fast slow slow_high_order empty refill waive
  * / cached cache_full ring ring_full released_refcnt". The committed
  * tests/fuzz/kapi/corpus-kapi.stats is the kernel core's (Linux
- * 6.12.118) for the corpus, so the replay on pagepool's core checks that
- * every counter after every operation is the kernel's. Readings after a
+ * 6.12.118) for the corpus's seeds, so the replay on pagepool's core
+ * checks that every counter after every operation is the kernel's (the
+ * found-* inputs are checked by the rules alone). Readings after a
  * fault was armed in the input are neither written nor compared: the
  * cores allocate differently inside (kmalloc for their DMA tracking,
  * pages one by one or in bulk), so a fault hits different calls.
+ *
+ * A seed whose counts are declared to differ on the core under test
+ * (kz_stats_declare(): pagepool's lanes, corpus-kapi.stats-lanes) is
+ * compared with the declared readings instead, and those must still
+ * differ from the kernel's: the day they do not, the replay says so.
  */
+struct kz_lines {
+	char **line;
+	size_t n, next;
+};
+
 static FILE *stats_log;
-static char **stats_want;
-static size_t stats_nwant, stats_next;
+static struct kz_lines stats_kernel, stats_declared;
+static char **stats_cur;	/* the running input's expected readings */
+static size_t stats_ncur, stats_icur;
+static bool stats_on;
 static const char *input_name = "";
 
-void kz_set_input_name(const char *name)
-{
-	input_name = name;
-}
+/* The seeds' readings only: inputs a fuzzing run found (found-*) are
+ * long and many, and the rules of check_stats() hold for them. */
+static bool stats_this_input = true;
 
-int kz_stats_expect(const char *path)
+static int load_lines(struct kz_lines *l, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[512];
@@ -423,27 +435,97 @@ int kz_stats_expect(const char *path)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		stats_want = realloc(stats_want, (stats_nwant + 1) * sizeof(*stats_want));
-		if (!stats_want || !(stats_want[stats_nwant++] = strdup(line)))
+		l->line = realloc(l->line, (l->n + 1) * sizeof(*l->line));
+		if (!l->line || !(l->line[l->n++] = strdup(line)))
 			abort();
 	}
 	fclose(f);
+	stats_on = true;
 	return 0;
 }
 
-/* Every expected reading was seen (at the end of the replay). */
+int kz_stats_expect(const char *path)
+{
+	return load_lines(&stats_kernel, path);
+}
+
+int kz_stats_declare(const char *path)
+{
+	return load_lines(&stats_declared, path);
+}
+
+static bool of_input(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(line, name, n) && line[n] == ' ';
+}
+
+/* The readings of @name in @l (one run of lines, wherever it is: the
+ * replay may run any inputs of the corpus): where they start, how many. */
+static char **take_input(struct kz_lines *l, const char *name, size_t *n)
+{
+	size_t from, to;
+
+	if (l->next >= l->n || !of_input(l->line[l->next], name))
+		for (l->next = 0; l->next < l->n && !of_input(l->line[l->next], name); l->next++)
+			;
+	for (from = to = l->next; to < l->n && of_input(l->line[to], name); to++)
+		;
+	l->next = to;
+	*n = to - from;
+	return l->line + from;
+}
+
+/* The running input saw all its expected readings. */
+static void stats_input_done(void)
+{
+	if (stats_icur != stats_ncur)
+		kz_fail(PPINV_API, "input %s: %zu stats reading(s) expected, %zu seen; the next: %s",
+			input_name, stats_ncur, stats_icur, stats_cur[stats_icur]);
+	stats_cur = NULL;
+	stats_ncur = stats_icur = 0;
+}
+
+void kz_set_input_name(const char *name)
+{
+	char **kern, **decl;
+	size_t nk, nd, i;
+
+	if (stats_on)
+		stats_input_done();
+	input_name = name;
+	stats_this_input = strncmp(name, "found-", 6) != 0;
+	if (!stats_on || !stats_this_input)
+		return;
+	kern = take_input(&stats_kernel, name, &nk);
+	decl = take_input(&stats_declared, name, &nd);
+	stats_cur = kern;
+	stats_ncur = nk;
+	if (!nd)
+		return;
+	for (i = 0; i < nd && i < nk && !strcmp(kern[i], decl[i]); i++)
+		;
+	if (i == nd && nd == nk)
+		kz_fail(PPINV_API, "input %s: declared to differ from the kernel's stats, and it does not any more: remove the declaration",
+			name);
+	stats_cur = decl;
+	stats_ncur = nd;
+}
+
+/* The last input saw all its expected readings (at the end of the
+ * replay). */
 void kz_stats_expect_done(void)
 {
-	if (stats_want && stats_next != stats_nwant)
-		kz_fail(PPINV_API, "%zu stats reading(s) expected, %zu seen; the next: %s",
-			stats_nwant, stats_next, stats_want[stats_next]);
+	if (stats_on)
+		stats_input_done();
 }
 
 static void stats_record(const struct kz_pool *r, const struct page_pool_stats *st)
 {
 	char line[512];
 
-	if (kz.faulted || (!stats_log && !stats_want))
+	if (kz.faulted || !stats_this_input || (!stats_log && !stats_on))
 		return;
 	snprintf(line, sizeof(line), "%s %lu %d: %llu %llu %llu %llu %llu %llu / %llu %llu %llu %llu %llu\n",
 		 input_name, kz.nops, (int)(r - kz.pools),
@@ -458,13 +540,13 @@ static void stats_record(const struct kz_pool *r, const struct page_pool_stats *
 		 (unsigned long long)st->recycle_stats.released_refcnt);
 	if (stats_log)
 		fputs(line, stats_log);
-	if (!stats_want)
+	if (!stats_on)
 		return;
-	if (stats_next == stats_nwant || strcmp(line, stats_want[stats_next]))
+	if (stats_icur == stats_ncur || strcmp(line, stats_cur[stats_icur]))
 		kz_fail(PPINV_API, "pool %u: stats after operation %lu are not the recorded ones:\n  got:  %s  want: %s",
 			r->id, kz.nops, line,
-			stats_next < stats_nwant ? stats_want[stats_next] : "(no more readings)\n");
-	stats_next++;
+			stats_icur < stats_ncur ? stats_cur[stats_icur] : "(no more readings)\n");
+	stats_icur++;
 }
 
 #define D(f)	(now.f - r->base.f)

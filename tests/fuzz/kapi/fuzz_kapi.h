@@ -250,6 +250,9 @@ void kz_set_input_name(const char *name);
 /* Compare every stats reading with those recorded in @path (the format of
  * PP_FUZZ_KAPI_STATS; fuzz_kapi.c). 0, or -1 if it cannot be read. */
 int kz_stats_expect(const char *path);
+/* Readings of the seeds in @path replace the recorded ones: declared
+ * differences of the core under test (fuzz_kapi.c). */
+int kz_stats_declare(const char *path);
 void kz_stats_expect_done(void);
 /* Label of the summary printed at exit ("fuzz-kapi"). */
 void kz_set_summary_label(const char *label);

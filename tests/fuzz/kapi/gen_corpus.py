@@ -10,8 +10,9 @@ Run from anywhere:  tests/fuzz/kapi/gen_corpus.py   (rewrites the seeds)
 
 The replay compares every page_pool_get_stats() reading with the kernel
 core's, recorded in corpus-kapi.stats; after changing the seeds record it
-again from a kernel core build (make kernel-test builds one in build-kcore):
-  tests/fuzz/kapi/gen_corpus.py --stats build-kcore
+again from a kernel core build (make kernel-test builds one in build-kcore)
+and a default build (lanes), for the seeds of LANES_DIFFER:
+  tests/fuzz/kapi/gen_corpus.py --stats build-kcore build
 """
 import os
 import re
@@ -221,6 +222,26 @@ SEEDS["fault-kmalloc"] = seq(0, fault(F_KMALLOC, F_NEXT, 1), create(0, DMA_SYNC)
                              create(1, PLAIN), fault(F_KMALLOC, F_SKIP, 5), create(2, DMA_ONLY),
                              *allocs(1, 3), *allocs(2, 3), fault(F_KMALLOC, F_OFF), *puts(6))
 
+# The kernel's ptr_ring clears consumed slots 16 at a time: after a refill
+# that took 20 pages, slots 16-19 are not cleared yet, so the 61st put
+# finds the ring full (tests/kernel-api/stats_sequences.c). With lanes,
+# pagepool's default ring design, each returning CPU has a ring of its
+# own: a second CPU's lane has no uncleared slots, and with credits left
+# (60 of 64 in use) it takes pages the kernel's ring refuses.
+SEEDS["lanes-ring-full-two-cpus"] = seq(ROLES2, create(0, PLAIN, 0, 0, 0, 4), *allocs(0, 84),
+                                        *puts(20), *allocs(0, 45), *puts(60), op("ROLE", 1),
+                                        *puts(4), op("ROLE", 0))
+
+# Seeds whose stats are declared to differ from the kernel's on
+# pagepool's lanes design: the replay there compares them with the lanes'
+# own readings (corpus-kapi.stats-lanes), and fails if they no longer
+# differ. Each says why.
+LANES_DIFFER = {
+    "lanes-ring-full-two-cpus": "a second returning CPU's lane has no slots the consumer "
+                                "has yet to clear: 3 puts counted ring where the kernel "
+                                "counts ring_full",
+}
+
 # A longer mix of everything.
 SEEDS["mix"] = seq(ROLES2 | TWO_DEVS, create(0, DMA_SYNC | NAPI, 0, 0, 2, 4),
                    create(1, DMA_ONLY, 1, 2), create(2, PLAIN, 1),
@@ -232,18 +253,35 @@ SEEDS["mix"] = seq(ROLES2 | TWO_DEVS, create(0, DMA_SYNC | NAPI, 0, 0, 2, 4),
                    *puts(6), op("REBIND", 0), op("RUN_WORK"), *puts(4))
 
 
-def record_stats(build):
-    """The kernel core's stats readings over the corpus (fuzz_kapi.c)."""
+def replay_stats(build, out):
+    """Every stats reading of the corpus's seeds on @build (fuzz_kapi.c)."""
     exe = os.path.join(build, "tests", "fuzz", "kapi", "fuzz_kapi_replay")
-    out = os.path.join(HERE, "corpus-kapi.stats")
     env = dict(os.environ, PP_FUZZ_KAPI_STATS=out)
+    env.pop("PAGEPOOL_RING", None)
     subprocess.run([exe, OUT], env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def record_stats(kcore_build, lanes_build=None):
+    """The kernel core's readings (corpus-kapi.stats) and, from a build of
+    pagepool's core with lanes, the declared seeds' (corpus-kapi.stats-lanes)."""
+    out = os.path.join(HERE, "corpus-kapi.stats")
+    replay_stats(kcore_build, out)
     print(f"stats of {os.path.relpath(OUT)} recorded in {os.path.relpath(out)}")
+    if not lanes_build:
+        return
+    tmp = out + ".tmp"
+    replay_stats(lanes_build, tmp)
+    with open(tmp) as f, open(out + "-lanes", "w") as w:
+        for line in f:
+            if line.split(" ", 1)[0] in LANES_DIFFER:
+                w.write(line)
+    os.unlink(tmp)
+    print(f"lanes readings of {', '.join(sorted(LANES_DIFFER))} in {os.path.relpath(out)}-lanes")
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--stats":
-        record_stats(sys.argv[2])
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--stats":
+        record_stats(*sys.argv[2:])
         return
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):

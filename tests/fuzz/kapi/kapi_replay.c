@@ -18,6 +18,11 @@
  * in first out, so a refill meets a page of the wrong NUMA node
  * ("waive") at another point. The comparison is skipped there; the rules
  * of fuzz_kapi.h still hold.
+ *
+ * --stats-lanes=FILE: the readings of the seeds declared to differ from
+ * the kernel's on pagepool's lanes design (corpus-kapi.stats-lanes);
+ * given where the build's default ring design is lanes, used unless
+ * PAGEPOOL_RING names another design.
  */
 #include <dirent.h>
 #include <stdbool.h>
@@ -106,14 +111,22 @@ static bool ring_unlike_kernel(void)
 
 int main(int argc, char **argv)
 {
-	const char *expect = NULL;
+	const char *expect = NULL, *declared = NULL, *ring = getenv("PAGEPOOL_RING");
 	long runs = 0;
 	int i = 1;
 
-	if (argc > 1 && !strncmp(argv[1], "--stats-expect=", 15))
-		expect = argv[i++] + 15;
+	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		if (!strncmp(argv[i], "--stats-expect=", 15)) {
+			expect = argv[i] + 15;
+		} else if (!strncmp(argv[i], "--stats-lanes=", 14)) {
+			declared = argv[i] + 14;
+		} else {
+			i = argc;
+			break;
+		}
+	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: %s [--stats-expect=FILE] <input file or directory>...\n",
+		fprintf(stderr, "usage: %s [--stats-expect=FILE [--stats-lanes=FILE]] <input file or directory>...\n",
 			argv[0]);
 		return 2;
 	}
@@ -126,6 +139,13 @@ int main(int argc, char **argv)
 	}
 	if (expect && kz_stats_expect(expect)) {
 		perror(expect);
+		return 2;
+	}
+	/* The lanes' declared differences, where the pools get lanes (the
+	 * build's default ring design, unless PAGEPOOL_RING names another). */
+	if (expect && declared && (!ring || !*ring || !strcmp(ring, "lanes")) &&
+	    kz_stats_declare(declared)) {
+		perror(declared);
 		return 2;
 	}
 	for (; i < argc; i++)
