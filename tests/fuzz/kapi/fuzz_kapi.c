@@ -77,9 +77,9 @@ static void dump_state(void)
 
 		if (p->state == KZ_FREE)
 			continue;
-		fprintf(stderr, "  pool rec %d id %u %s owner %d dev %d dma %d sync %d napi %d order %u held %ld frag %#lx\n",
+		fprintf(stderr, "  pool rec %d id %u %s owner %d dev %d dma %d sync %d napi %d percpu %d order %u held %ld frag %#lx\n",
 			r, p->id, p->state == KZ_ACTIVE ? "active" : "destroyed", p->owner, p->dev,
-			p->dma_map, p->sync, p->napi_on, p->order, p->held,
+			p->dma_map, p->sync, p->napi_on, p->percpu, p->order, p->held,
 			(unsigned long)p->frag_nm);
 	}
 	for (r = 0; r < kz.nr_pages && r < 32; r++)
@@ -140,13 +140,16 @@ bool kz_can_direct(const struct kz_pool *r)
 
 /* What the pool itself counts as direct without being told: a put in
  * softirq on the CPU whose poll list holds the pool's NAPI - here, inside
- * that NAPI's poll (the only NAPI ever scheduled) - while the pool is
- * alive (destroy disables direct recycling). */
+ * that NAPI's poll (the only NAPI ever scheduled) - or, for a per-CPU
+ * pool, on its CPU, while the pool is alive (destroy disables direct
+ * recycling). */
 bool kz_napi_local(int ri)
 {
 	const struct kz_pool *r = &kz.pools[ri];
 
-	return kz.poll_rec == ri && r->state == KZ_ACTIVE && r->napi_on;
+	if (r->state != KZ_ACTIVE || !kz_in_softirq())
+		return false;
+	return (kz.poll_rec == ri && r->napi_on) || (r->percpu && kz.role == r->owner);
 }
 
 struct kz_pool *kz_slot_rec(uint8_t b, int *ri)

@@ -29,7 +29,9 @@
  *   CREATE    slot mode a b c d   mode bit 0: a valid pool of the kind
  *                                 (mode >> 1) & 3 (plain, DMA map + sync
  *                                 for device, DMA map only, plain with a
- *                                 small ring), bit 4: with a NAPI; bit 0
+ *                                 small ring), bit 4: with a NAPI, bit 5:
+ *                                 page_pool_create_percpu() for the
+ *                                 creating role's CPU; bit 0
  *                                 clear: parameters the kernel refuses
  *                                 (kind a % 4), which must fail with
  *                                 -EINVAL on both cores;
@@ -157,7 +159,7 @@ struct kz_pool {
 	u32 id;
 	int owner;		/* role that consumes it */
 	int dev;		/* device index if it DMA-maps, else -1 */
-	bool dma_map, sync, napi_on;
+	bool dma_map, sync, napi_on, percpu;
 	unsigned int order, offset, max_len;
 	long held;		/* distinct netmems the model holds a pp ref on */
 	netmem_ref frag_nm;	/* the pool's current fragment page, or 0 */

@@ -93,7 +93,7 @@ static void op_create(bool in_poll)
 	struct page_pool_params pp;
 	struct page_pool *pool;
 	struct kz_pool *r;
-	bool napi = mode & 0x10, valid = mode & 1;
+	bool napi = mode & 0x10, percpu = mode & 0x20, valid = mode & 1;
 	int slot = s % KZ_SLOTS, ri, dev = -1;
 	long err;
 
@@ -164,7 +164,9 @@ static void op_create(bool in_poll)
 		napi_enable(&r->napi);
 		pp.napi = &r->napi;
 	}
-	pool = page_pool_create(&pp);
+	/* A per-CPU pool is its consumer's CPU's: the pool recycles
+	 * directly whenever it is put to in softirq there. */
+	pool = percpu ? page_pool_create_percpu(&pp, KZ_CPU_BASE + kz.role) : page_pool_create(&pp);
 	if (IS_ERR_OR_NULL(pool)) {
 		err = pool ? PTR_ERR(pool) : 0;
 		if (napi) {
@@ -203,6 +205,7 @@ static void op_create(bool in_poll)
 	r->dma_map = pp.flags & PP_FLAG_DMA_MAP;
 	r->sync = pp.flags & PP_FLAG_DMA_SYNC_DEV;
 	r->napi_on = napi;
+	r->percpu = percpu;
 	r->order = pp.order;
 	r->offset = pp.offset;
 	r->max_len = pp.max_len;

@@ -38,7 +38,7 @@ TWO_DEVS, ROLES2, ROLES3 = 0x01, 0x02, 0x04
 
 # CREATE mode: bit 0 valid, bits 1-2 kind, 0x10 NAPI.
 PLAIN, DMA_SYNC, DMA_ONLY, SMALL = 0x01, 0x03, 0x05, 0x07
-NAPI = 0x10
+NAPI, PERCPU = 0x10, 0x20
 BAD = 0x00
 
 # ALLOC kinds; | SYNC_CPU syncs the buffer for the CPU.
@@ -152,6 +152,13 @@ SEEDS["napi-two-pools"] = seq(0, create(0, PLAIN | NAPI), create(1, DMA_ONLY | N
                               *allocs(0, 3), *allocs(1, 3),
                               napi_poll(1, [put(0), put(0), put(0), put(0)]),
                               napi_poll(0, [put(0), put(0, FULL_DIRECT)]))
+
+# A per-CPU pool recycles directly in softirq on its CPU, through the
+# ring from another CPU or in process context.
+SEEDS["percpu"] = seq(ROLES2, create(0, DMA_SYNC | PERCPU), *allocs(0, 8), op("BH", 1),
+                      *puts(3), bulk([0, 1]), op("BH", 0), put(0), op("ROLE", 1),
+                      op("BH", 1), *puts(2), op("BH", 0), op("ROLE", 0), op("BH", 1),
+                      op("BURST", 0, 20, 0), op("BH", 0))
 
 # Bursts: the cache fills (cache_full), the ring fills (ring_full).
 SEEDS["bursts"] = seq(0, create(0, DMA_SYNC, 0, 0, 0, 2), op("BH", 1),
