@@ -470,6 +470,9 @@ static char **take_input(struct kz_lines *l, const char *name, size_t *n)
 {
 	size_t from, to;
 
+	*n = 0;
+	if (!l->n)
+		return NULL;
 	if (l->next >= l->n || !of_input(l->line[l->next], name))
 		for (l->next = 0; l->next < l->n && !of_input(l->line[l->next], name); l->next++)
 			;
