@@ -11,8 +11,8 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdint.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <linux/compiler.h>
