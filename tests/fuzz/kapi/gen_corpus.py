@@ -239,6 +239,29 @@ SEEDS["lanes-ring-full-two-cpus"] = seq(ROLES2, create(0, PLAIN, 0, 0, 0, 4), *a
                                         *puts(20), *allocs(0, 45), *puts(60), op("ROLE", 1),
                                         *puts(4), op("ROLE", 0))
 
+# A lane smaller than the ring (pool_size 1024: lanes of 256) spills into
+# the shared ring, and a refill takes the lane's pages and the shared ring's
+# in another order than the kernel's one ring: a refill that prefers one
+# NUMA node (after page_pool_update_nid()) meets the other node's page at
+# another point (waive). An input libFuzzer found, kept whole (its
+# readings on lanes and on the kernel's core first differ at operation
+# 134; with pool_size 256 they never do).
+SEEDS["lanes-spill-numa-refill"] = bytes.fromhex(
+    "00000001000040000100002b01000001010000020100000302000002000002000002000011000200"
+    "01000000480000010100000201000003020000020000020000020000110000010100000001000001"
+    "00220100000000030000000001000000010000012700000201000003120002120114000001000200"
+    "000200001301ff000c01131300070100000003000000020c0110003f0110103d010d000301000004"
+    "01000005010000060100000701000008010000090100000a020000020000020000020c0006001300"
+    "00000200001100000101000000010000010022010000000003000000000100000001000001270000"
+    "0201000003120002120114000001000200000200001301ff000c0113130007010c00060013000000"
+    "0200000200000200000200007070707070700007010c000600130000000200000200000200000200"
+    "00707070707070d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d9d8d8d8d8d8d8d8d8"
+    "d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d870707070707000020000"
+    "02000002000002000200000200000200000200007070707070700007010c00060013000000020000"
+    "020000020000020000707070707070d8d8d8000000020000020000ff05d8d8d8d8d8d8d8d8d8d8d8"
+    "d8d8d8d8d8d8d8d8d8d8d80002000002d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8d8000002"
+    "0000d8d8d8d8d8d8d8d8d8d8d8d8d81100000101000000010000010022010000020000020000")
+
 # Seeds whose stats are declared to differ from the kernel's on
 # pagepool's lanes design: the replay there compares them with the lanes'
 # own readings (corpus-kapi.stats-lanes), and fails if they no longer
@@ -247,6 +270,10 @@ LANES_DIFFER = {
     "lanes-ring-full-two-cpus": "a second returning CPU's lane has no slots the consumer "
                                 "has yet to clear: 3 puts counted ring where the kernel "
                                 "counts ring_full",
+    "lanes-spill-numa-refill": "a lane smaller than the ring spills into the shared ring, "
+                               "and a refill takes their pages in another order than the "
+                               "kernel's ring: a NUMA refill stops at another page "
+                               "(fast 630 slow 8 waive 10 where the kernel counts 631, 7, 9)",
 }
 
 # A longer mix of everything.
