@@ -16,8 +16,10 @@
 # the RX poll - XDP hook, xdp_do_redirect, the flush's ndo_xdp_xmit, the
 # fill refill - and of the TX-completion poll), each divided by the frames.
 #
-# Usage: bench/callgrind_xsk_fwd.sh [--build DIR] [--seconds S] [-- XDP_FWD_FLAGS...]
-#   defaults: build, 4 s of traffic, xdp_fwd flags --mode drv --no-dma-debug
+# Usage: bench/callgrind_xsk_fwd.sh [--build DIR] [--seconds S] [--keep DIR] [-- XDP_FWD_FLAGS...]
+#   defaults: build, 4 s of traffic, xdp_fwd flags --mode drv --no-dma-debug;
+#   --keep DIR keeps each manager's callgrind output there (DIR/pagepool.cg,
+#   DIR/fixed.cg, for callgrind_annotate)
 # Root; network namespaces and AF_XDP (else one "skipped" line, exit 0).
 # Layer: bench.
 set -euo pipefail
@@ -26,11 +28,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 build=$src/build
 seconds=4
+keep=
 flags=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$(cd "$2" && pwd); shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
+	--keep) keep=$2; mkdir -p "$keep"; shift 2 ;;
 	--) shift; flags=("$@"); break ;;
 	-h|--help) sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "callgrind_xsk_fwd.sh: unknown argument $1" >&2; exit 2 ;;
@@ -71,6 +75,7 @@ for frames in pagepool fixed; do
 	kill $sp 2>/dev/null || true
 	wait $sp 2>/dev/null || true
 	callgrind_annotate --inclusive=yes "$tmp/$frames.cg" >"$tmp/$frames.txt" 2>/dev/null
+	[ -z "$keep" ] || cp "$tmp/$frames.cg" "$tmp/$frames.json" "$keep/"
 	python3 - "$frames" "$tmp/$frames.json" "$tmp/$frames.txt" "${flags[*]}" <<'PY'
 import json, re, sys
 frames, totals, ann, flags = sys.argv[1:5]
