@@ -194,6 +194,7 @@ struct kz_page *kz_pick(uint8_t b)
 void kz_frag_retire(int ri)
 {
 	kz.pools[ri].frag_nm = 0;
+	kz.pools[ri].frag_end = 0;
 }
 
 static void forget(struct kz_page *e)
@@ -218,8 +219,14 @@ void kz_take(int ri, netmem_ref nm, bool frag, unsigned int offset, unsigned int
 			kz_fail(PPINV_HELD_PAGE,
 				"pool %u handed out netmem %#lx as a new fragment page (offset %u) while the model holds %d reference(s) on it (rec %d)",
 				r->id, (unsigned long)nm, offset, e->refs, e->rec);
-		if (!cont)
-			r->frag_nm = nm;
+		/* Fragments of one page never overlap: each starts where
+		 * the one before it ended, or later (alignment). */
+		if (cont && offset < r->frag_end)
+			kz_fail(PPINV_HELD_PAGE,
+				"pool %u: fragment [%u, +%u) of netmem %#lx overlaps the one before, which ends at %u",
+				r->id, offset, len, (unsigned long)nm, r->frag_end);
+		r->frag_nm = nm;
+		r->frag_end = offset + len;
 	} else if ((e && e->refs) || nm == r->frag_nm) {
 		kz_fail(PPINV_HELD_PAGE,
 			"pool %u handed out netmem %#lx whole while the model holds %d reference(s) on it%s",
@@ -240,11 +247,18 @@ void kz_take(int ri, netmem_ref nm, bool frag, unsigned int offset, unsigned int
 	if (!e->refs) {
 		e->rec = ri;
 		r->held++;
+		e->dma = page_pool_get_dma_addr_netmem(nm);
 	}
 	e->refs++;
 	e->frag = frag;
 	e->offset = offset;
 	e->len = len;
+	/* A whole page is the holder's alone: a tag at its start must
+	 * still be there whenever it is looked at (kz_check_all()). */
+	if (!frag) {
+		e->tag = (u64)nm ^ 0x6b617069667a7a00ull ^ kz.t.allocs;
+		memcpy(page_address(netmem_to_page(nm)), &e->tag, sizeof(e->tag));
+	}
 }
 
 /* The model gave one page_pool reference of @e back with a put call that
@@ -636,6 +650,14 @@ void kz_check_all(void)
 		if (p->dma_map && !page_pool_get_dma_addr_netmem(e->nm))
 			kz_fail(PPINV_HELD_PAGE, "netmem %#lx of DMA-mapping pool %u has no DMA address",
 				(unsigned long)e->nm, p->id);
+		else if (p->dma_map && page_pool_get_dma_addr_netmem(e->nm) != e->dma)
+			kz_fail(PPINV_HELD_PAGE, "netmem %#lx of pool %u: DMA address %#llx while held, was %#llx",
+				(unsigned long)e->nm, p->id,
+				(unsigned long long)page_pool_get_dma_addr_netmem(e->nm),
+				(unsigned long long)e->dma);
+		if (!e->frag && memcmp(page_address(netmem_to_page(e->nm)), &e->tag, sizeof(e->tag)))
+			kz_fail(PPINV_HELD_PAGE, "whole page %#lx of pool %u: written while held (tag %#llx gone)",
+				(unsigned long)e->nm, p->id, (unsigned long long)e->tag);
 	}
 }
 

@@ -163,6 +163,7 @@ struct kz_pool {
 	unsigned int order, offset, max_len;
 	long held;		/* distinct netmems the model holds a pp ref on */
 	netmem_ref frag_nm;	/* the pool's current fragment page, or 0 */
+	unsigned int frag_end;	/* where its last fragment handed out ends */
 	struct napi_struct napi;
 	struct page_pool_stats base;	/* stats when last checked */
 	struct kz_expect exp;		/* moves expected since then */
@@ -176,6 +177,8 @@ struct kz_page {
 	int page_refs;		/* extra page references (get_page) */
 	bool frag;		/* handed out as a fragment */
 	unsigned int offset, len;	/* the last buffer handed out in it */
+	dma_addr_t dma;		/* its DMA address while held */
+	u64 tag;		/* written at the start of a whole page held */
 };
 
 struct kz_totals {
