@@ -8,25 +8,8 @@
 # $PAGEPOOL_CROSS_CC is the compiler instead of cc, $PKG_CONFIG_LIBDIR
 # names the target's .pc files, and $PAGEPOOL_EXE_WRAPPER (qemu-aarch64
 # -L /, words split on spaces) runs the demo.
-set -eu
-build=$1
-src=$2
-cc=${PAGEPOOL_CROSS_CC:-cc}
-wrapper=${PAGEPOOL_EXE_WRAPPER:-}
-dest=$(mktemp -d)
-trap 'rm -rf "$dest"' EXIT
-
-meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
-pc=$(find "$dest" -name pagepool.pc | head -n 1)
-[ -n "$pc" ] || { echo "pagepool.pc was not installed"; exit 1; }
-# PKG_CONFIG_PATH comes before PKG_CONFIG_LIBDIR (a cross build's
-# arm64 .pc files, for liburcu's): both are searched.
-export PKG_CONFIG_PATH="$(dirname "$pc")"
-# DESTDIR moved everything under $dest: point the .pc's prefix there.
-prefix=$(pkg-config --variable=prefix pagepool)
-flags=$(pkg-config --define-variable=prefix="$dest$prefix" --cflags --libs pagepool)
-libdir=$(pkg-config --define-variable=prefix="$dest$prefix" --variable=libdir pagepool)
-echo "pkg-config --cflags --libs pagepool: $flags"
+. "$(dirname "$0")/scratch_install.sh"
+scratch_install pagepool
 
 echo "compiler: $cc${wrapper:+; run through: $wrapper}"
 # shellcheck disable=SC2086 # $cc: a command and its arguments

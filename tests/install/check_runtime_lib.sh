@@ -9,25 +9,10 @@
 # Usage: check_runtime_lib.sh BUILD_DIR SOURCE_DIR
 # Cross-aware as check_install.sh ($PAGEPOOL_CROSS_CC, $PKG_CONFIG_LIBDIR,
 # $PAGEPOOL_EXE_WRAPPER).
-set -eu
-build=$1
-src=$2
-cc=${PAGEPOOL_CROSS_CC:-cc}
-wrapper=${PAGEPOOL_EXE_WRAPPER:-}
-dest=$(mktemp -d)
-trap 'rm -rf "$dest"' EXIT
-
-meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
-pc=$(find "$dest" -name pagepool-runtime.pc | head -n 1)
-[ -n "$pc" ] || { echo "pagepool-runtime.pc was not installed"; exit 1; }
-export PKG_CONFIG_PATH="$(dirname "$pc")"
-prefix=$(pkg-config --variable=prefix pagepool-runtime)
-pcv() { pkg-config --define-variable=prefix="$dest$prefix" "$@" pagepool-runtime; }
-flags=$(pcv --cflags --libs)
-libdir=$(pcv --variable=libdir)
+. "$(dirname "$0")/scratch_install.sh"
+scratch_install pagepool-runtime
 ldscript=$(pcv --variable=percpu_ldscript)
 [ -f "$ldscript" ] || { echo "percpu_ldscript $ldscript was not installed"; exit 1; }
-echo "pkg-config --cflags --libs pagepool-runtime: $flags"
 echo "percpu_ldscript: $ldscript"
 
 # shellcheck disable=SC2086 # $cc and $flags: words
