@@ -52,12 +52,13 @@ help:
 	@echo '  test-aarch64-64k  aarch64 with 64 KiB pages ($(BUILD_AARCH64_64K)), under qemu-aarch64 -p 65536'
 	@echo "  kernel-test       a kernel tree's page_pool.c on pagepool's runtime, the suites against it (KSRC=tree or tarball; default: Debian's linux-source-6.12; docs/KERNEL_CORE.md)"
 	@echo "  kernel-bench      the same benchmarks against pagepool's core and the kernel's, interleaved (results/kernel-bench.txt)"
+	@echo "  kernel-fuzz       the kernel-API fuzz harness under libFuzzer against the kernel's page_pool.c (FUZZ_SECONDS)"
 	@echo '  test-valgrind, fuzz, stress   the reliability suite (docs/RELIABILITY.md)'
 	@echo '  bench             the benchmark suite (docs/BENCHMARKS.md); bench-short: tiny loop counts'
 	@echo '  bench-xsk         root: the AF_XDP forwarder on veth pairs (docs/BENCHMARKS.md)'
 	@echo '  xdp-fwd-demo      root: 3 s of traffic through examples/xdp_fwd'
 	@echo '  docs              the API reference (docs/api/index.html)'
-	@echo '  clean             remove the build directories above and docs/api (not build-vg, build-fuzz)'
+	@echo '  clean             remove the build directories above and docs/api (not build-vg, build-fuzz, build-fuzz-kcore)'
 	@echo 'Variables: JOBS (parallel jobs, default nproc), MESON_ARGS (extra meson setup options).'
 
 deps:
@@ -284,6 +285,15 @@ kernel-test: kernel-build
 	tools/test-summary.py $(BUILD_KCORE)/meson-logs/testlog.json \
 		"kernel-core $$(cat $(BUILD_KCORE)-ksrc/VERSION)" || rc=1; \
 	exit $$rc
+
+# The fuzz harness in its kernel-API form (tests/fuzz/kapi) under
+# libFuzzer against the kernel tree's page_pool.c: a clang ASan+UBSan
+# kernel core build (build-fuzz-kcore) for FUZZ_SECONDS from the committed
+# corpus (tools/reliability/fuzz.sh -T kapi; docs/RELIABILITY.md).
+.PHONY: kernel-fuzz
+kernel-fuzz: deps-san kernel-build
+	@MESON_ARGS="$(KCORE_MESON_ARGS) $(MESON_ARGS)" tools/reliability/fuzz.sh -T kapi \
+		-t $(FUZZ_SECONDS) -b build-fuzz-kcore
 
 # The same benchmarks against both cores in one run, interleaved
 # (tools/kcore/bench.py): fast path, non-direct put, slow path, cross-CPU;

@@ -76,10 +76,18 @@
  * ptr_ring of min(ring size, PP_LANE_SIZE) slots; when that is the whole
  * ring size, a full lane is a full ring (no spill), so with one returning
  * CPU ring and ring_full count exactly as the kernel's, consumed slots
- * that the consumer clears only a batch at a time included. A smaller
- * lane (pool_size > 256) spills into the shared ring: the same counts
- * as long as the consumer keeps up with neither ring wrapping onto
- * uncleared slots.
+ * that the consumer clears only a batch at a time included.
+ * Where the counts differ from the kernel's (the kernel-API fuzzer,
+ * tests/fuzz/kapi, declares both, docs/RELIABILITY.md):
+ *   - a second returning CPU's lane has no consumed-but-uncleared slots of
+ *     the first one's, so it can take pages the kernel's single ring
+ *     refuses while its consumer has not cleared a batch: ring_full later
+ *     than the kernel's, never past pool_size;
+ *   - a smaller lane (pool_size > 256) spills into the shared ring, and a
+ *     refill then takes the pages in another order than the kernel's one
+ *     ring, so a NUMA refill (page_pool_refill_alloc_cache()) meets a page
+ *     of another node at another point: fast, slow and waive move by a
+ *     few, even with one returning CPU.
  */
 struct pp_lane {
 	struct ptr_ring ring;
