@@ -9,8 +9,13 @@
  * mode, the wrapper src/kcore/glue.c puts in its place) asks
  * pp_error_inject_should_fail() on entry: the kprobe's part. A mark needs
  * that check to be injectable, so only the library's own marked functions
- * are: marks in a program's code are accepted and do nothing, as marks in
- * a kernel built without CONFIG_FUNCTION_ERROR_INJECTION.
+ * are (the library is compiled with PAGEPOOL_BUILD defined). A mark in a
+ * program's code compiles to a static record of the function's address
+ * and error type, as the kernel's does - a name that is no function, or
+ * an unknown type, does not compile; two files may each mark a static
+ * function of the same name - that nothing reads: it is never listed nor
+ * injectable, statically linked or not, as in a kernel built without
+ * CONFIG_FUNCTION_ERROR_INJECTION.
  * Layer: runtime.
  */
 #ifndef _PP_LINUX_ERROR_INJECTION_H
@@ -31,18 +36,27 @@ enum {
 
 struct pp_error_inject_entry {
 	const char *name;
+	unsigned long addr;	/* the function's */
 	int etype;
 };
 
+#ifdef PAGEPOOL_BUILD
 /*
- * The mark: one entry per function, named after it so that the check in
- * its body (which may be in another file: kernel core mode's wrapper) can
- * name it. Hidden, so a program's marks and the library's never meet.
+ * The library's mark: one entry per function in section pp_error_inject,
+ * named after the function so that the check in its body (which may be in
+ * another file: kernel core mode's wrapper) can name it; hidden, so it is
+ * this library's alone.
  */
 #define ALLOW_ERROR_INJECTION(fname, _etype)					\
 	__attribute__((visibility("hidden"))) const struct pp_error_inject_entry \
 	__used __attribute__((section("pp_error_inject"), aligned(sizeof(void *)))) \
-	__pp_eil_##fname = { #fname, EI_ETYPE_##_etype }
+	__pp_eil_##fname = { #fname, (unsigned long)(fname), EI_ETYPE_##_etype }
+#else
+/* A program's mark: checked, kept, never listed (above). */
+#define ALLOW_ERROR_INJECTION(fname, _etype)					\
+	static const struct pp_error_inject_entry __used			\
+	__pp_eil_user_##fname = { #fname, (unsigned long)(fname), EI_ETYPE_##_etype }
+#endif
 
 /* The mark of @fname, for a check in a file other than the one marking it. */
 #define PP_ERROR_INJECT_MARK(fname)						\

@@ -104,24 +104,26 @@ do {									\
  * CONFIG_NR_CPUS; -Wl,-T,percpu.ld), which places section
  * .pp_percpu and reserves CONFIG_NR_CPUS units of untouched NOBITS memory
  * (64 MiB of address space for 256 CPU ids, no file space; pages are
- * faulted in only for the copies used), and defines
- * __pp_percpu_reserved. Each definition refers to that symbol, so a link
- * without the script fails (or, for a shared object linked with undefined
- * symbols allowed, its loading does) rather than letting copy n overwrite
- * whatever follows the variable. At most PCPU_UNIT_SIZE bytes of static
- * per-CPU variables per linked object.
+ * faulted in only for the copies used), and defines the symbol below.
+ * Each definition refers to it, so a link without the script fails (or,
+ * for a shared object linked with undefined symbols allowed, its loading
+ * does) rather than letting copy n overwrite whatever follows the
+ * variable, and the undefined symbol's name says what is missing. The
+ * installed script's path: pkg-config --variable=percpu_ldscript pagepool
+ * (or pagepool-runtime, pagepool-kmod). At most PCPU_UNIT_SIZE bytes of
+ * static per-CPU variables per linked object.
  */
-extern char __pp_percpu_reserved[];
+extern char __pp_DEFINE_PER_CPU_needs_linker_script_percpu_ld[];
 #define DECLARE_PER_CPU(type, name)	extern __typeof__(type) name
 #define DEFINE_PER_CPU(type, name)						\
 	__attribute__((section(".pp_percpu"))) __typeof__(type) name;		\
 	static void *const __pp_percpu_guard_##name __attribute__((used)) =	\
-		__pp_percpu_reserved
+		__pp_DEFINE_PER_CPU_needs_linker_script_percpu_ld
 #define DEFINE_PER_CPU_ALIGNED(type, name)					\
 	__attribute__((section(".pp_percpu"), aligned(SMP_CACHE_BYTES)))	\
 	__typeof__(type) name;							\
 	static void *const __pp_percpu_guard_##name __attribute__((used)) =	\
-		__pp_percpu_reserved
+		__pp_DEFINE_PER_CPU_needs_linker_script_percpu_ld
 #define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
 
 #pragma GCC visibility pop

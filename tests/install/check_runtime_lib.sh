@@ -28,8 +28,8 @@ if $cc -std=gnu11 -o "$dest/no_script" "$src/tests/install/runtime_host.c" $flag
 	>"$dest/no_script.log" 2>&1; then
 	echo "runtime_host.c linked without the per-CPU linker script"; exit 1
 fi
-grep -q __pp_percpu_reserved "$dest/no_script.log" ||
-	{ cat "$dest/no_script.log"; echo "the failed link did not name __pp_percpu_reserved"; exit 1; }
+grep -q __pp_DEFINE_PER_CPU_needs_linker_script_percpu_ld "$dest/no_script.log" ||
+	{ cat "$dest/no_script.log"; echo "the failed link did not name __pp_DEFINE_PER_CPU_needs_linker_script_percpu_ld"; exit 1; }
 
 # No page_pool: page_pool_create() (in pagepool's headers a macro over
 # __page_pool_create_checked()) is not in the library.
@@ -48,4 +48,32 @@ if $cc -std=gnu11 -o "$dest/pool" "$dest/pool.c" $flags >"$dest/pool.log" 2>&1; 
 fi
 grep -q "undefined reference to .[_a-z]*page_pool_create" "$dest/pool.log" ||
 	{ cat "$dest/pool.log"; echo "the failed link did not name page_pool_create"; exit 1; }
-echo "runtime-only library: OK (hosts the program; no page_pool_create)"
+# Both libraries in one process: refused at load, with both named.
+cat >"$dest/both.c" <<'C'
+#include <pagepool/runtime.h>
+int main(void)
+{
+	return pp_thread_register(0);
+}
+C
+all=$(pkg-config --define-variable=prefix="$dest$prefix" --libs pagepool)
+# shellcheck disable=SC2086
+$cc -std=gnu11 -o "$dest/both" "$dest/both.c" -Wl,--no-as-needed $flags $all
+# shellcheck disable=SC2086
+if LD_LIBRARY_PATH="$libdir" $wrapper "$dest/both" >"$dest/both.log" 2>&1; then
+	echo "a program with libpagepool and libpagepool-runtime ran"; exit 1
+fi
+grep -q "two copies of pagepool's runtime" "$dest/both.log" ||
+	{ cat "$dest/both.log"; echo "no clear message for two runtimes"; exit 1; }
+sed -n 1p "$dest/both.log"
+
+# Statically linked (pkg-config --static): libpagepool-runtime.a. Natively
+# only: a cross build would need the target's static C library.
+if [ -z "$wrapper" ]; then
+	static=$(pcv --static --libs)
+	# shellcheck disable=SC2086
+	$cc -std=gnu11 -static -o "$dest/runtime_host_static" "$src/tests/install/runtime_host.c" \
+		$(pcv --cflags) $static -Wl,-T,"$ldscript"
+	"$dest/runtime_host_static"
+fi
+echo "runtime-only library: OK (hosts the program, shared and static; no page_pool_create; two runtimes refused)"
