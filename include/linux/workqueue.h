@@ -7,6 +7,10 @@
  * Contract, as in the kernel: a work item may be queued while it runs (it
  * runs again); cancel_*_sync() and flush_*() wait for a running instance;
  * the memory of a queued item must stay valid until it ran or was cancelled.
+ * Not here yet: workqueues of one's own (alloc_workqueue(),
+ * destroy_workqueue(), flush_workqueue(), the WQ_* flags); kernel code
+ * that makes one does not compile against these headers. system_wq and its
+ * aliases are the one queue.
  * Layer: runtime.
  */
 #ifndef _PP_LINUX_WORKQUEUE_H

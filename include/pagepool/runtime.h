@@ -284,12 +284,16 @@ unsigned long pp_fault_count(enum pp_fault_point point);
  * rules say so, a call of the function returns its error value without
  * running it (NULL for EI_ETYPE_NULL), as the kernel's kprobe override
  * does. Every call counts, whichever of the library's copies serves it
- * (for page_pool_alloc_pages() the inline fast path too).
+ * (for page_pool_alloc_pages() the inline fast path too). Until it is
+ * disarmed, calls go through the check even when the rules will fail
+ * nothing more (a spent next_n), as the kernel's kprobe stays until the
+ * function leaves fail_function/inject: the inline fast path then pays a
+ * call.
  *
  * Context: any thread.
- * Return: 0; -ENOENT if no function called @name is injectable in this
- * library; -EINVAL (and the function keeps its rules) for a @cfg that
- * pp_fault_inject() refuses; -ENOSPC past the 64th mark.
+ * Return: 0; -ENOENT if @name is NULL or no function of that name is
+ * injectable in this library; -EINVAL (and the function keeps its rules)
+ * for a @cfg that pp_fault_inject() refuses; -ENOSPC past the 64th mark.
  */
 int pp_fail_function_inject(const char *name, const struct pp_fault_config *cfg);
 

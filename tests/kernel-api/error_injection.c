@@ -5,10 +5,13 @@
  * NULL). In the kernel an armed fail_function puts a kprobe on the
  * function's entry that returns NULL without running the body: no page
  * leaves the pool, no counter moves, and the callers that reach the
- * function (page_pool_dev_alloc_pages(), page_pool_alloc() for more than
- * half a page, a call through its address) see the failure, while the
- * allocators that do not call it (page_pool_alloc_netmems(),
- * page_pool_alloc_frag()) do not. Here pp_fail_function_inject() arms it
+ * function (page_pool_dev_alloc_pages(), a call through its address) see
+ * the failure, while the allocators that do not call it
+ * (page_pool_alloc_netmems(), page_pool_alloc_frag()) do not. Which
+ * helpers call it depends on the version: 6.12's page_pool_alloc() (and
+ * page_pool_dev_alloc(), page_pool_dev_alloc_va()) of more than half a
+ * page does, v6.13's and pagepool's go to page_pool_alloc_netmems(), so
+ * those are left out here (docs/KERNEL_CORE.md). Here pp_fail_function_inject() arms it
  * (<pagepool/runtime.h>), with the fault rules of pp_fault_inject().
  * Built as an outside user builds (run.sh); the same program runs against
  * the kernel's own page_pool.c in a kernel core build, where the wrapper
