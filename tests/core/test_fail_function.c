@@ -15,6 +15,7 @@
 #include <sched.h>
 
 #include <linux/error-injection.h>
+#include <linux/ktime.h>
 
 #include "core_test.h"
 
@@ -22,15 +23,28 @@ static const char *const fn = "page_pool_alloc_pages";
 static bool stop;
 
 static unsigned long armings;	/* arm + disarm cycles done; atomic */
+static unsigned long nulls_seen;	/* the allocator's NULLs so far; atomic */
 
+/*
+ * Arm, keep it armed until the allocating thread has seen a failure (or
+ * 100 ms went by), disarm, and again: every window is one the allocator
+ * ran in, however the two threads are scheduled, and the arming state
+ * changes under its feet at every cycle.
+ */
 static void *armer(void *arg)
 {
-	const struct pp_fault_config rules = { .every_nth = 7 };
+	const struct pp_fault_config rules = { .every_nth = 3 };
 
 	(void)arg;
 	while (!smp_load_acquire(&stop)) {
+		unsigned long seen = __atomic_load_n(&nulls_seen, __ATOMIC_RELAXED);
+		u64 until = ktime_get_ns() + 100 * NSEC_PER_MSEC;
+		unsigned int spins = 0;
+
 		assert_int_equal(pp_fail_function_inject(fn, &rules), 0);
-		sched_yield();
+		while (__atomic_load_n(&nulls_seen, __ATOMIC_RELAXED) == seen &&
+		       !smp_load_acquire(&stop) && ktime_get_ns() < until)
+			pp_test_relax_or_yield(&spins);
 		assert_int_equal(pp_fail_function_inject(fn, NULL), 0);
 		__atomic_fetch_add(&armings, 1, __ATOMIC_RELAXED);
 		sched_yield();
@@ -54,6 +68,7 @@ static void test_arm_while_allocating(void **state)
 		page = page_pool_dev_alloc_pages(pool);
 		if (!page) {
 			nulls++;
+			__atomic_store_n(&nulls_seen, nulls, __ATOMIC_RELAXED);
 			continue;
 		}
 		pages++;
